@@ -1,0 +1,157 @@
+"""The agent sandbox: one hardened container with a writable root filesystem.
+
+The workspace (the task's workdir) lives on a fresh named volume that the engine pre-fills
+from the image on first mount. ``/logs/agent``, ``/logs/verifier`` and ``/logs/artifacts``
+exist and are world-writable, as in Harbor, so agents see the environment they would see there.
+
+This is also the small Python API an external agent driver (an LLM loop) uses::
+
+    with Sandbox.start(engine, trial_id=..., image_id=..., workdir="/app") as box:
+        result = box.exec(["sh", "-c", "ls -la"], timeout_s=30)
+        box.upload_bytes("/app/notes.txt", b"hello")
+"""
+
+from __future__ import annotations
+
+import os
+import posixpath
+from collections.abc import Mapping, Sequence
+from types import TracebackType
+
+import attrs
+
+from isolation import archive
+from isolation import labels as L
+from isolation.engine import Engine, ExecResult, VolumeMount
+from isolation.errors import UsageError
+from isolation.hardening import Hardening
+
+#: Keeps the container alive between execs; ``sh`` is the one program every task image has.
+IDLE_COMMAND = "trap 'exit 0' TERM; while :; do sleep 3600 & wait $!; done"
+
+LOG_DIRS = {"logs": 0o755, "logs/agent": 0o777, "logs/verifier": 0o777, "logs/artifacts": 0o777}
+
+
+@attrs.frozen(kw_only=True)
+class Process:
+    """A process seen in the agent container when it was frozen."""
+
+    pid: str
+    user: str
+    command: str
+
+
+@attrs.define(kw_only=True)
+class Sandbox:
+    """A running (or frozen) agent container and its workspace volume."""
+
+    engine: Engine
+    trial_id: str
+    container_id: str
+    workspace_volume: str
+    workdir: str
+    image_id: str
+    user: str | None = None
+    environment: Mapping[str, str] = attrs.field(factory=dict)
+    frozen: bool = False
+
+    @classmethod
+    def start(
+        cls,
+        engine: Engine,
+        *,
+        trial_id: str,
+        image_id: str,
+        workdir: str,
+        hardening: Hardening | None = None,
+        user: str | None = None,
+        environment: Mapping[str, str] | None = None,
+    ) -> Sandbox:
+        """Create the workspace volume and start the hardened agent container.
+
+        Raises:
+            UsageError: if ``workdir`` is not an absolute path below ``/``.
+            EngineError: if the engine refuses.
+        """
+        workdir = posixpath.normpath(workdir)
+        if not workdir.startswith("/") or workdir == "/":
+            raise UsageError(f"workspace must be an absolute directory below /, got {workdir!r}")
+        hardening = hardening or Hardening()
+        volume = engine.create_volume(L.resource_name(trial_id, "workspace"),
+                                      labels=L.trial_labels(trial_id, "workspace"))
+        container = engine.create_container(
+            image_id,
+            [IDLE_COMMAND],
+            entrypoint=["sh", "-c"],
+            name=L.resource_name(trial_id, "agent"),
+            labels=L.trial_labels(trial_id, "agent"),
+            host_config=hardening.host_config(),
+            # no_copy=False: the engine fills the fresh volume with the image's workdir.
+            mounts=[VolumeMount(volume=volume, target=workdir, no_copy=False)],
+            user=user,
+            working_dir=workdir,
+            environment=environment,
+        )
+        box = cls(engine=engine, trial_id=trial_id, container_id=container,
+                  workspace_volume=volume, workdir=workdir, image_id=image_id, user=user,
+                  environment=dict(environment or {}))
+        engine.put_archive(container, "/", archive.dirs_tar(LOG_DIRS))
+        engine.start(container)
+        return box
+
+    def __enter__(self) -> Sandbox:
+        return self
+
+    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
+                 tb: TracebackType | None) -> None:
+        self.stop()
+
+    def exec(
+        self,
+        command: Sequence[str],
+        *,
+        user: str | None = None,
+        workdir: str | None = None,
+        environment: Mapping[str, str] | None = None,
+        timeout_s: float | None = None,
+    ) -> ExecResult:
+        """Run a command in the sandbox as the agent user (unless ``user`` is given), in the
+        workdir, and stop waiting for it at ``timeout_s``."""
+        env = {**self.environment, **(environment or {})}
+        return self.engine.exec(self.container_id, command, user=user or self.user,
+                                workdir=workdir or self.workdir, environment=env,
+                                timeout_s=timeout_s)
+
+    def upload_bytes(self, path: str, data: bytes, *, mode: int = 0o644) -> None:
+        """Write one root-owned file at an absolute ``path`` in the sandbox."""
+        parent, name = posixpath.split(path)
+        self.engine.put_archive(self.container_id, parent or "/",
+                                archive.file_tar(name, data, mode=mode))
+
+    def upload_dir(self, local_dir: str, path: str, *, executable: tuple[str, ...] = ()) -> None:
+        """Copy a local directory to an absolute ``path`` in the sandbox (merging)."""
+        if not os.path.isdir(local_dir):
+            raise UsageError(f"{local_dir}: not a directory")
+        parent, name = posixpath.split(path.rstrip("/"))
+        self.engine.put_archive(self.container_id, parent or "/",
+                                archive.directory_tar(local_dir, name, executable=executable))
+
+    def freeze(self) -> list[Process]:
+        """Pause every process in the sandbox (cgroup freezer), so nothing the agent left
+        running can act after this point; return the processes that were still there."""
+        if not self.frozen:
+            self.engine.pause(self.container_id)
+            self.frozen = True
+        rows = self.engine.top(self.container_id)
+        return [Process(pid=r.get("PID", "?"), user=r.get("UID", "?"),
+                        command=r.get("CMD", "?")) for r in rows]
+
+    def thaw(self) -> None:
+        if self.frozen:
+            self.engine.unpause(self.container_id)
+            self.frozen = False
+
+    def stop(self) -> None:
+        """Remove the container and its workspace volume."""
+        self.engine.remove_container(self.container_id)
+        self.engine.remove_volume(self.workspace_volume)

@@ -1,0 +1,519 @@
+"""The only module that imports the Docker SDK.
+
+It owns the client, maps SDK and transport errors to :class:`~isolation.errors.EngineError`,
+and retries a few named transient engine errors. Nothing here computes a verdict or runs tests
+under a retry: retries wrap only idempotent bookkeeping calls (inspect, remove, list).
+
+Files move between fcv and containers only through named volumes and the Engine archive API,
+never through bind mounts of this machine's paths, so the same code works against a remote
+engine (``DOCKER_HOST``) and from inside a container that reaches the engine through a socket.
+"""
+
+from __future__ import annotations
+
+import io
+import logging
+import threading
+import time
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from typing import Any, TypeVar
+
+import attrs
+import docker
+import docker.errors
+import requests.exceptions
+import tenacity
+from docker.types import Mount
+
+from isolation import labels as L
+from isolation.errors import EngineError, EngineUnavailable
+
+log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+
+#: Default timeout (seconds) of one Engine API request that is not a wait or a stream.
+API_TIMEOUT = 120
+
+
+def _is_transient(exc: BaseException) -> bool:
+    """Transient engine errors worth one more try: a reset connection, a removal already in
+    progress (409), or a busy device (5xx) while the daemon tears down a mount."""
+    if isinstance(exc, requests.exceptions.ConnectionError):
+        return True
+    if isinstance(exc, docker.errors.APIError):
+        text = str(exc.explanation or exc).lower()
+        status = exc.status_code or 0
+        if status == 409 and "in progress" in text:
+            return True
+        if status >= 500 and ("device or resource busy" in text or "is being used" in text):
+            return True
+    return False
+
+
+_retry = tenacity.retry(
+    retry=tenacity.retry_if_exception(_is_transient),
+    stop=tenacity.stop_after_attempt(5),
+    wait=tenacity.wait_exponential(multiplier=0.2, max=3),
+    before_sleep=tenacity.before_sleep_log(log, logging.WARNING),
+    reraise=True,
+)
+
+
+def _wrap(operation: str, exc: BaseException) -> EngineError:
+    if isinstance(exc, docker.errors.APIError):
+        detail = exc.explanation or str(exc)
+        if isinstance(detail, bytes):
+            detail = detail.decode("utf-8", "replace")
+        return EngineError(f"engine refused to {operation}: {detail}")
+    if isinstance(exc, requests.exceptions.ConnectionError):
+        return EngineUnavailable(f"lost the Docker Engine while trying to {operation}: {exc}")
+    return EngineError(f"could not {operation}: {exc}")
+
+
+def _call(operation: str, fn: Callable[[], T], *, retry: bool = False) -> T:
+    """Run one engine call, mapping its errors; retry transient ones if asked."""
+    try:
+        if retry:
+            return _retry(fn)()
+        return fn()
+    except (docker.errors.DockerException, requests.exceptions.RequestException) as e:
+        raise _wrap(operation, e) from e
+
+
+@attrs.frozen(kw_only=True)
+class ExecResult:
+    """What one command run in a container did."""
+
+    exit_code: int | None
+    timed_out: bool
+    duration_s: float
+    output: bytes = b""
+
+
+@attrs.frozen(kw_only=True)
+class WaitResult:
+    """How a container's main process ended."""
+
+    exit_code: int | None
+    timed_out: bool
+    duration_s: float
+    oom_killed: bool = False
+
+
+@attrs.frozen(kw_only=True)
+class DiffEntry:
+    """One path of a container's writable layer that differs from its image."""
+
+    kind: str  # "A" added, "C" changed, "D" deleted
+    path: str
+
+
+@attrs.frozen(kw_only=True)
+class VolumeMount:
+    """A named volume to mount into a container."""
+
+    volume: str
+    target: str
+    read_only: bool = False
+    # Docker copies the image's files at ``target`` into an empty volume on first mount unless
+    # told not to; snapshots and log volumes must start exactly as fcv made them.
+    no_copy: bool = True
+
+
+class ChunkReader(io.RawIOBase):
+    """A read-only file over an iterator of byte chunks, so :mod:`tarfile` can stream an
+    archive from the engine without ever holding it whole."""
+
+    def __init__(self, chunks: Iterable[bytes]) -> None:
+        self._chunks: Iterator[bytes] = iter(chunks)
+        self._buffer = b""
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, b: Any) -> int:
+        while not self._buffer:
+            try:
+                self._buffer = next(self._chunks)
+            except StopIteration:
+                return 0
+        n = min(len(b), len(self._buffer))
+        b[:n] = self._buffer[:n]
+        self._buffer = self._buffer[n:]
+        return n
+
+
+class Engine:
+    """A connection to one Docker Engine."""
+
+    def __init__(self, client: docker.DockerClient) -> None:
+        self._client = client
+        self.api = client.api
+
+    @classmethod
+    def connect(cls) -> Engine:
+        """Connect to the engine named by the environment (``DOCKER_HOST`` or the local socket).
+
+        Raises:
+            EngineUnavailable: if no engine answers.
+        """
+        try:
+            client = docker.from_env(timeout=API_TIMEOUT)
+            client.ping()
+        except (docker.errors.DockerException, requests.exceptions.RequestException) as e:
+            raise EngineUnavailable(f"no Docker Engine answers: {e}") from e
+        return cls(client)
+
+    def close(self) -> None:
+        self._client.close()
+
+    # -- the engine itself ------------------------------------------------------------------
+
+    def version(self) -> dict[str, Any]:
+        return _call("read the engine version", self.api.version, retry=True)
+
+    def info(self) -> dict[str, Any]:
+        return _call("read engine info", self.api.info, retry=True)
+
+    # -- images -----------------------------------------------------------------------------
+
+    def image_id(self, ref: str) -> str | None:
+        """The ``sha256:`` ID of an image, or None if the engine does not have it."""
+        try:
+            return str(_retry(self.api.inspect_image)(ref)["Id"])
+        except docker.errors.ImageNotFound:
+            return None
+        except (docker.errors.DockerException, requests.exceptions.RequestException) as e:
+            raise _wrap(f"inspect image {ref}", e) from e
+
+    def inspect_image(self, ref: str) -> dict[str, Any]:
+        return _call(f"inspect image {ref}", lambda: self.api.inspect_image(ref), retry=True)
+
+    def build(
+        self,
+        context_dir: str,
+        *,
+        dockerfile: str,
+        labels: Mapping[str, str],
+        timeout_s: float,
+        on_log: Callable[[str], None] | None = None,
+    ) -> str:
+        """Build an image with no network; return its ID.
+
+        Raises:
+            docker.errors.BuildError: the Dockerfile failed (the caller names the step).
+        """
+        kwargs = {
+            "path": context_dir,
+            "dockerfile": dockerfile,
+            "network_mode": "none",
+            "labels": dict(labels),
+            "rm": True,
+            "forcerm": True,
+            "timeout": int(timeout_s),
+        }
+        try:
+            image, logs = self._client.images.build(**kwargs)
+        except docker.errors.BuildError:
+            raise
+        except (docker.errors.DockerException, requests.exceptions.RequestException) as e:
+            raise _wrap("build the task image", e) from e
+        if on_log is not None:
+            for entry in logs:
+                if "stream" in entry:
+                    on_log(str(entry["stream"]))
+        return str(image.id)
+
+    def import_image(self, tar_path: str, *, repository: str, tag: str,
+                     changes: Sequence[str]) -> str:
+        """Import a root filesystem tarball as an image (``docker import``); return its ID."""
+        def run() -> Any:
+            return self.api.import_image_from_file(
+                tar_path, repository=repository, tag=tag, changes=list(changes))
+        _call(f"import {repository}:{tag}", run)
+        image_id = self.image_id(f"{repository}:{tag}")
+        if image_id is None:
+            raise EngineError(f"imported {repository}:{tag} but the engine does not list it")
+        return image_id
+
+    def remove_image(self, ref: str) -> None:
+        try:
+            _retry(self.api.remove_image)(ref, force=True)
+        except docker.errors.ImageNotFound:
+            pass
+        except (docker.errors.DockerException, requests.exceptions.RequestException) as e:
+            raise _wrap(f"remove image {ref}", e) from e
+
+    def commit(self, container: str, *, labels: Mapping[str, str]) -> str:
+        """``docker commit`` a container (pausing it if it runs); the image carries ``labels``."""
+        changes = "LABEL " + " ".join(f'"{k}"="{v}"' for k, v in labels.items())
+        result = _call("commit the agent container",
+                       lambda: self.api.commit(container, changes=changes, pause=True))
+        return str(result["Id"])
+
+    def diff(self, container: str) -> list[DiffEntry]:
+        """``docker diff``: the paths of the writable layer (volumes excluded)."""
+        kinds = {0: "C", 1: "A", 2: "D"}
+        raw = _call("diff the agent container", lambda: self.api.diff(container), retry=True)
+        return [DiffEntry(kind=kinds.get(int(d["Kind"]), "?"), path=str(d["Path"]))
+                for d in raw or []]
+
+    # -- volumes ----------------------------------------------------------------------------
+
+    def create_volume(self, name: str, *, labels: Mapping[str, str],
+                      driver_opts: Mapping[str, str] | None = None) -> str:
+        result = _call(f"create volume {name}", lambda: self.api.create_volume(
+            name=name, driver="local", driver_opts=dict(driver_opts or {}), labels=dict(labels)))
+        return str(result["Name"])
+
+    def volume_mountpoint(self, name: str) -> str:
+        """The volume's directory as the daemon sees it (its own filesystem, not ours)."""
+        result = _call(f"inspect volume {name}", lambda: self.api.inspect_volume(name),
+                       retry=True)
+        return str(result["Mountpoint"])
+
+    def remove_volume(self, name: str) -> None:
+        try:
+            _retry(self.api.remove_volume)(name, force=True)
+        except docker.errors.NotFound:
+            pass
+        except (docker.errors.DockerException, requests.exceptions.RequestException) as e:
+            raise _wrap(f"remove volume {name}", e) from e
+
+    # -- containers -------------------------------------------------------------------------
+
+    def create_container(
+        self,
+        image: str,
+        command: Sequence[str],
+        *,
+        name: str,
+        labels: Mapping[str, str],
+        host_config: Mapping[str, Any],
+        mounts: Sequence[VolumeMount] = (),
+        user: str | None = None,
+        working_dir: str | None = None,
+        environment: Mapping[str, str] | None = None,
+        entrypoint: Sequence[str] | None = None,
+    ) -> str:
+        """Create (not start) a container; return its ID.
+
+        ``host_config`` comes from :meth:`isolation.hardening.Hardening.host_config`; mounts are
+        named volumes only.
+        """
+        config = dict(host_config)
+        config["mounts"] = [
+            Mount(target=m.target, source=m.volume, type="volume", read_only=m.read_only,
+                  no_copy=m.no_copy)
+            for m in mounts
+        ]
+        if config.get("binds") or config.get("Binds"):
+            raise EngineError("fcv never bind-mounts host paths into containers")
+
+        def run() -> Any:
+            hc = self.api.create_host_config(**config)
+            return self.api.create_container(
+                image=image,
+                command=list(command),
+                name=name,
+                labels=dict(labels),
+                host_config=hc,
+                user=user or "",
+                working_dir=working_dir,
+                environment=dict(environment or {}),
+                entrypoint=list(entrypoint) if entrypoint is not None else None,
+                network_disabled=False,
+                detach=True,
+            )
+
+        result = _call(f"create container {name}", run)
+        return str(result["Id"])
+
+    def start(self, container: str) -> None:
+        _call("start a container", lambda: self.api.start(container))
+
+    def pause(self, container: str) -> None:
+        _call("pause the agent container", lambda: self.api.pause(container))
+
+    def unpause(self, container: str) -> None:
+        _call("unpause the agent container", lambda: self.api.unpause(container))
+
+    def kill(self, container: str) -> None:
+        try:
+            self.api.kill(container)
+        except docker.errors.APIError as e:
+            # Already stopped is what we wanted.
+            if e.status_code not in (404, 409):
+                raise _wrap("kill a container", e) from e
+
+    def inspect_container(self, container: str) -> dict[str, Any]:
+        return _call("inspect a container", lambda: self.api.inspect_container(container),
+                     retry=True)
+
+    def top(self, container: str) -> list[dict[str, str]]:
+        """The processes of a running or paused container (``docker top``)."""
+        result = _call("list the agent's processes", lambda: self.api.top(container, "-ef"))
+        titles = result.get("Titles") or []
+        return [dict(zip(titles, row, strict=False)) for row in result.get("Processes") or []]
+
+    def wait(self, container: str, *, timeout_s: float) -> WaitResult:
+        """Wait for a started container to exit; kill it at ``timeout_s``."""
+        started = time.monotonic()
+        timed_out = False
+        exit_code: int | None = None
+        try:
+            result = self.api.wait(container, timeout=max(timeout_s, 0.001))
+            exit_code = int(result["StatusCode"])
+        except (requests.exceptions.ReadTimeout, requests.exceptions.ConnectionError) as e:
+            # A read timeout is how the SDK reports "still running"; a reset connection may be
+            # the daemon itself going away, which inspect below turns into an EngineError.
+            if isinstance(e, requests.exceptions.ConnectionError) and not _is_read_timeout(e):
+                raise _wrap("wait for the verifier", e) from e
+            timed_out = True
+            self.kill(container)
+        except docker.errors.DockerException as e:
+            raise _wrap("wait for a container", e) from e
+        duration = time.monotonic() - started
+        state = self.inspect_container(container)["State"]
+        return WaitResult(exit_code=exit_code, timed_out=timed_out, duration_s=duration,
+                          oom_killed=bool(state.get("OOMKilled")))
+
+    def exec(
+        self,
+        container: str,
+        command: Sequence[str],
+        *,
+        user: str | None = None,
+        workdir: str | None = None,
+        environment: Mapping[str, str] | None = None,
+        timeout_s: float | None = None,
+        output_limit: int = 1 << 20,
+    ) -> ExecResult:
+        """Run a command in a running container, keeping the last ``output_limit`` bytes of
+        its combined output. At ``timeout_s`` fcv stops waiting and reports ``timed_out``; the
+        process is left to whoever owns the container (the agent's is frozen next)."""
+        def create() -> Any:
+            return self.api.exec_create(
+                container, list(command), stdout=True, stderr=True, user=user or "",
+                workdir=workdir, environment=dict(environment or {}))
+
+        exec_id = _call("start a command in a container", create)["Id"]
+        started = time.monotonic()
+        stream = _call("start a command in a container",
+                       lambda: self.api.exec_start(exec_id, stream=True))
+        output = bytearray()
+        done = threading.Event()
+
+        def pump() -> None:
+            try:
+                for chunk in stream:
+                    output.extend(chunk)
+                    if len(output) > 2 * output_limit:
+                        del output[:-output_limit]
+            except Exception:  # noqa: BLE001 - a closed stream ends the pump, nothing more
+                pass
+            finally:
+                done.set()
+
+        reader = threading.Thread(target=pump, name="fcv-exec-output", daemon=True)
+        reader.start()
+        finished = done.wait(timeout_s)
+        duration = time.monotonic() - started
+        if not finished:
+            stream.close()
+            reader.join(5)
+        info = _call("inspect a command", lambda: self.api.exec_inspect(exec_id), retry=True)
+        exit_code = None if info.get("Running") else info.get("ExitCode")
+        return ExecResult(exit_code=exit_code, timed_out=not finished, duration_s=duration,
+                          output=bytes(output[-output_limit:]))
+
+    def put_archive(self, container: str, path: str, data: bytes | Iterable[bytes]) -> None:
+        """Extract a tar stream into a container (created, running or stopped)."""
+        _call(f"copy files into the container at {path}",
+              lambda: self.api.put_archive(container, path, data))
+
+    def get_archive(self, container: str, path: str) -> tuple[Iterator[bytes], dict[str, Any]]:
+        """A tar stream of ``path`` in a container, and the engine's stat of that path."""
+        stream, stat = _call(f"copy {path} out of the container",
+                             lambda: self.api.get_archive(container, path, chunk_size=1 << 20))
+        return _guard_stream(stream, path), stat
+
+    def path_exists(self, container: str, path: str) -> bool:
+        """Whether ``path`` exists in a (possibly never started) container."""
+        try:
+            stream, _ = self.api.get_archive(container, path, chunk_size=1 << 16)
+        except docker.errors.NotFound:
+            return False
+        except (docker.errors.DockerException, requests.exceptions.RequestException) as e:
+            raise _wrap(f"look for {path}", e) from e
+        close = getattr(stream, "close", None)
+        if close is not None:
+            close()
+        return True
+
+    def remove_container(self, container: str) -> None:
+        def run() -> None:
+            try:
+                state = self.api.inspect_container(container)["State"]
+                if state.get("Paused"):
+                    self.api.unpause(container)
+            except docker.errors.NotFound:
+                return
+            try:
+                self.api.remove_container(container, force=True, v=False)
+            except docker.errors.NotFound:
+                pass
+
+        _call("remove a container", run, retry=True)
+
+    # -- cleanup by label -------------------------------------------------------------------
+
+    def list_labelled(self, trial_id: str | None = None) -> dict[str, list[str]]:
+        """IDs of fcv trial resources: containers, volumes, images (one trial's, or all)."""
+        filters = L.trial_filter(trial_id)
+
+        def run() -> dict[str, list[str]]:
+            containers = [c["Id"] for c in self.api.containers(all=True, filters=filters)]
+            volumes = [v["Name"] for v in (self.api.volumes(filters=filters) or {})
+                       .get("Volumes") or []]
+            images = [i["Id"] for i in self.api.images(all=True, filters=filters)]
+            return {"containers": containers, "volumes": volumes, "images": images}
+
+        return _call("list fcv resources", run, retry=True)
+
+    def remove_labelled(self, trial_id: str | None = None) -> dict[str, int]:
+        """Remove every container, then volume, then image labelled for ``trial_id`` (or for
+        any trial). Returns how many of each were removed; the first failure is raised after
+        everything else was tried."""
+        found = self.list_labelled(trial_id)
+        first_error: EngineError | None = None
+        removed = {"containers": 0, "volumes": 0, "images": 0}
+        steps: list[tuple[str, Callable[[str], None]]] = [
+            ("containers", self.remove_container),
+            ("volumes", self.remove_volume),
+            ("images", self.remove_image),
+        ]
+        for kind, remove in steps:
+            for ident in found[kind]:
+                try:
+                    remove(ident)
+                    removed[kind] += 1
+                except EngineError as e:
+                    log.warning("could not remove %s %s: %s", kind[:-1], ident[:12], e)
+                    first_error = first_error or e
+        if first_error is not None:
+            raise first_error
+        return removed
+
+
+def _is_read_timeout(exc: BaseException) -> bool:
+    text = str(exc).lower()
+    return "read timed out" in text or isinstance(exc, requests.exceptions.ReadTimeout)
+
+
+def _guard_stream(stream: Iterable[bytes], path: str) -> Iterator[bytes]:
+    try:
+        yield from stream
+    except (docker.errors.DockerException, requests.exceptions.RequestException) as e:
+        raise _wrap(f"copy {path} out of the container", e) from e

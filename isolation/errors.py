@@ -1,0 +1,89 @@
+"""One error tree for fcv.
+
+Every error fcv raises on purpose is an :class:`FcvError`. The CLI catches it once, prints
+:meth:`FcvError.diagnostics` and exits with :attr:`FcvError.exit_code`:
+
+* 2 for usage errors: bad arguments, a task, agent script or policy that does not exist or
+  does not parse (:class:`UsageError` and its children);
+* 3 when the verification itself could not be done (:class:`EngineError`, :class:`BuildError`,
+  ...). A verdict is never derived from an error.
+"""
+
+from __future__ import annotations
+
+EXIT_PASS = 0
+EXIT_FAIL = 1
+EXIT_USAGE = 2
+EXIT_ERROR = 3
+
+
+class FcvError(Exception):
+    """Root of every error fcv raises on purpose."""
+
+    exit_code = EXIT_ERROR
+
+    def diagnostics(self) -> str:
+        """Text meant for a person: what went wrong and, where known, how to fix it."""
+        text = str(self)
+        cause = self.__cause__
+        if cause is not None and not isinstance(cause, FcvError):
+            detail = str(cause).strip()
+            if detail and detail not in text:
+                text += f"\n  caused by: {type(cause).__name__}: {detail}"
+        return text
+
+
+class UsageError(FcvError):
+    """Bad command-line arguments or an input file that does not exist or does not parse."""
+
+    exit_code = EXIT_USAGE
+
+
+class TaskError(UsageError):
+    """A Harbor task directory is missing a file or has a malformed field.
+
+    The message always names the file and, where there is one, the field.
+    """
+
+    def __init__(self, path: str, message: str, *, field: str | None = None) -> None:
+        self.path = path
+        self.field = field
+        where = f"{path}: [{field}]" if field and not field.startswith("[") else path
+        if field and field.startswith("["):
+            where = f"{path}: {field}"
+        super().__init__(f"{where}: {message}")
+
+
+class EngineError(FcvError):
+    """The Docker Engine refused or failed a request fcv needed."""
+
+
+class EngineUnavailable(EngineError):
+    """No Docker Engine answers."""
+
+    def diagnostics(self) -> str:
+        return (
+            f"{self}\n  fix: run `bash scripts/engine.sh` (installs and starts a local engine), "
+            "or point DOCKER_HOST at a running one; `fcv doctor` checks the set-up"
+        )
+
+
+class BuildError(FcvError):
+    """A task image could not be built; the message names the failing build step."""
+
+
+class ImageMissing(FcvError):
+    """A base image fcv needs is not present in the engine."""
+
+    def diagnostics(self) -> str:
+        return f"{self}\n  fix: run `fcv images bootstrap`"
+
+
+class VerificationError(FcvError):
+    """The verification could not be done (verdict ``error``)."""
+
+
+class Interrupted(FcvError):
+    """fcv was interrupted (Ctrl-C or SIGTERM); whatever it created has been removed."""
+
+    exit_code = 130

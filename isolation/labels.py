@@ -1,0 +1,48 @@
+"""Labels for every resource fcv creates, from one pure function.
+
+Cleanup finds resources by these labels (never by a remembered list alone), so a crashed run's
+leftovers can be swept by ``fcv gc``.
+"""
+
+from __future__ import annotations
+
+import secrets
+
+NAMESPACE = "fcv."
+TRIAL = "fcv.trial"
+ROLE = "fcv.role"
+BASE = "fcv.base"
+
+ROLES = frozenset(
+    {"task-image", "agent", "workspace", "snapshot", "commit", "verifier", "verifier-logs",
+     "scratch", "scratch-upper", "receiver", "probe"}
+)
+
+
+def new_trial_id() -> str:
+    """A short random trial id, safe in container and volume names."""
+    return secrets.token_hex(6)
+
+
+def trial_labels(trial_id: str, role: str) -> dict[str, str]:
+    """Labels for a resource that belongs to one trial.
+
+    Raises:
+        ValueError: if ``role`` is not one of :data:`ROLES` or ``trial_id`` is empty.
+    """
+    if not trial_id:
+        raise ValueError("trial_id must not be empty")
+    if role not in ROLES:
+        raise ValueError(f"unknown resource role {role!r}; expected one of {sorted(ROLES)}")
+    return {TRIAL: trial_id, ROLE: role}
+
+
+def resource_name(trial_id: str, role: str) -> str:
+    """A readable engine name for a trial's resource, e.g. ``fcv-3fa2c1d0e9b4-agent``."""
+    trial_labels(trial_id, role)
+    return f"fcv-{trial_id}-{role}"
+
+
+def trial_filter(trial_id: str | None = None) -> dict[str, list[str]]:
+    """An engine ``filters`` mapping selecting one trial's resources, or all fcv trials'."""
+    return {"label": [TRIAL if trial_id is None else f"{TRIAL}={trial_id}"]}

@@ -1,0 +1,222 @@
+"""The ``fcv`` command line.
+
+Exit codes: 0 verified pass, 1 verdict fail, 2 usage error (bad arguments; a task, agent
+script or policy that does not exist or does not parse), 3 the verification could not be done.
+``--json`` writes exactly one JSON document to stdout; everything for people goes to stderr.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import os
+import sys
+import traceback
+from collections.abc import Sequence
+from typing import Any
+
+from isolation.engine import Engine
+from isolation.errors import EXIT_ERROR, EXIT_FAIL, EXIT_PASS, EXIT_USAGE, FcvError, UsageError
+from verifier import doctor, images
+from verifier.task import Task
+from verifier.trial import AgentSpec, TrialOptions, run_trial
+from verifier.verdict import Comparison, format_table
+
+DESCRIPTION = """\
+fcv verifies AI-agent work in a pristine container instead of the one the agent controlled.
+
+The agent runs in a hardened container; when it stops, it is frozen and its workspace is
+snapshotted; a new container from the untouched task image mounts the snapshot read-only and
+runs tests/test.sh. `fcv compare` also runs Harbor's same-container verification on the very
+same frozen agent state, so both verdicts can be compared side by side.
+
+exit codes: 0 pass, 1 fail, 2 usage error, 3 the verification could not be done (error)
+"""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> Any:  # argparse's own exit code is already 2
+        self.print_usage(sys.stderr)
+        raise UsageError(f"{self.prog}: {message}")
+
+
+def _status(message: str) -> None:
+    print(f"fcv: {message}", file=sys.stderr, flush=True)
+
+
+def _add_agent_args(p: argparse.ArgumentParser) -> None:
+    g = p.add_argument_group("agent (exactly one)")
+    g.add_argument("--agent", choices=("oracle", "none"),
+                   help="oracle: upload solution/ to /solution and run solve.sh; none: do nothing")
+    g.add_argument("--agent-script", metavar="PATH",
+                   help="upload PATH and run it as the agent ([agent].user, in the workdir)")
+    p.add_argument("--snapshot", choices=("volume", "commit"), default="volume",
+                   help="volume (default): the frozen workspace volume itself, no copy; "
+                        "commit: docker commit + diff kept for forensics, workspace copied "
+                        "through the archive API into a fresh volume")
+    p.add_argument("--workspace", choices=("ro", "scratch"), default="ro",
+                   help="ro (default): the verifier sees the snapshot read-only; scratch: a "
+                        "writable throwaway overlay for tests that write into the workspace")
+    p.add_argument("--threshold", type=float, default=1.0,
+                   help="reward at or above which the verdict is pass (default 1.0)")
+    p.add_argument("--keep", action="store_true",
+                   help="leave the trial's containers, volumes and images for inspection")
+    p.add_argument("--json", action="store_true", help="print one JSON document to stdout")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="fcv", description=DESCRIPTION,
+                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("-v", "--verbose", action="store_true",
+                        help="show engine retries and tracebacks")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+
+    run = sub.add_parser("run", help="run an agent on a task and verify it",
+                         description="Run an agent on a Harbor task, freeze it, snapshot its "
+                                     "workspace and verify. Exit 0 pass, 1 fail, 2 usage, 3 error.")
+    run.add_argument("task", help="Harbor task directory (task.toml, tests/test.sh, ...)")
+    run.add_argument("--mode", choices=("split", "same"), default="split",
+                     help="split (default): pristine verifier over the read-only snapshot; "
+                          "same: Harbor's shared mode inside the agent's own container")
+    _add_agent_args(run)
+
+    cmp = sub.add_parser("compare", help="both verdicts from one agent run, side by side",
+                         description="Run the agent once, freeze and snapshot it, then produce "
+                                     "the split and the same-container verdict from that one "
+                                     "state. Exit 0 unless either verdict is error (3).")
+    cmp.add_argument("task", help="Harbor task directory")
+    _add_agent_args(cmp)
+
+    img = sub.add_parser("images", help="local base images (no registry)")
+    img_sub = img.add_subparsers(dest="images_command", required=True, parser_class=_Parser)
+    boot = img_sub.add_parser(
+        "bootstrap", help=f"build {' and '.join(images.BASE_IMAGES)} if missing",
+        description="Build fcv/busybox:latest (static busybox) and fcv/python:bookworm "
+                    "(debootstrap minbase + python3 + pytest) without any registry. Existing "
+                    "images are skipped unless --force.")
+    boot.add_argument("--force", action="store_true", help="rebuild images that exist")
+    img_sub.add_parser("status", help="show whether the base images exist")
+
+    doc = sub.add_parser("doctor", help="check the engine, gVisor, seccomp and base images")
+    doc.add_argument("--json", action="store_true")
+
+    gc = sub.add_parser("gc", help="remove everything labelled fcv.trial (crashed runs)")
+    gc.add_argument("--dry-run", action="store_true", help="only list what would be removed")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    verbose = "-v" in (argv if argv is not None else sys.argv[1:]) or \
+        "--verbose" in (argv if argv is not None else sys.argv[1:])
+    logging.basicConfig(level=logging.INFO if verbose else logging.WARNING,
+                        format="fcv: %(message)s")
+    try:
+        try:
+            args = parser.parse_args(argv)
+        except SystemExit as e:  # --help
+            return int(e.code or 0)
+        return _dispatch(args)
+    except FcvError as e:
+        print(f"fcv: error: {e.diagnostics()}", file=sys.stderr)
+        if verbose:
+            traceback.print_exc()
+        return e.exit_code
+    except KeyboardInterrupt:
+        print("fcv: interrupted; the trial's resources were removed", file=sys.stderr)
+        return 130
+
+
+def _dispatch(args: argparse.Namespace) -> int:
+    if args.command in ("run", "compare"):
+        return _run(args)
+    if args.command == "images":
+        return _images(args)
+    if args.command == "doctor":
+        return _doctor(args)
+    if args.command == "gc":
+        return _gc(args)
+    raise UsageError(f"unknown command {args.command}")
+
+
+def _load_task(path: str) -> Task:
+    if not os.path.exists(path):
+        raise UsageError(f"{path}: task directory does not exist")
+    return Task.from_dir(path)
+
+
+def _run(args: argparse.Namespace) -> int:
+    agent = AgentSpec.parse(args.agent, args.agent_script)
+    task = _load_task(args.task)
+    modes = ("split", "same") if args.command == "compare" else (args.mode,)
+    options = TrialOptions(agent=agent, modes=modes, snapshot_method=args.snapshot,
+                           workspace=args.workspace, keep=args.keep, threshold=args.threshold)
+    engine = Engine.connect()
+    try:
+        trial = run_trial(engine, task, options, progress=_status)
+    finally:
+        engine.close()
+    if args.command == "compare":
+        comparison = Comparison(same=trial.results["same"], split=trial.results["split"])
+        print(format_table(comparison), file=sys.stderr)
+        if args.json:
+            print(json.dumps(comparison.to_json(), indent=2))
+        return comparison.exit_code
+    result = trial.results[args.mode]
+    reward = "" if result.reward is None else f" (reward {result.reward:g})"
+    reason = f": {result.error}" if result.error else ""
+    _status(f"verdict {result.verdict.upper()}{reward}{reason}")
+    if args.json:
+        print(json.dumps(result.to_json(), indent=2))
+    return result.exit_code
+
+
+def _images(args: argparse.Namespace) -> int:
+    engine = Engine.connect()
+    try:
+        if args.images_command == "bootstrap":
+            images.bootstrap(engine, force=args.force, progress=_status)
+            return EXIT_PASS
+        missing = 0
+        for status in images.status(engine):
+            state = status.image_id[:19] if status.image_id else "missing (fcv images bootstrap)"
+            print(f"{status.name}\t{state}")
+            missing += status.image_id is None
+        return EXIT_FAIL if missing else EXIT_PASS
+    finally:
+        engine.close()
+
+
+def _doctor(args: argparse.Namespace) -> int:
+    checks = doctor.run_checks()
+    if args.json:
+        print(json.dumps({"schema": "fcv.doctor/v1", "ok": all(c.ok for c in checks),
+                          "checks": [c.to_json() for c in checks]}, indent=2))
+    for c in checks:
+        mark = "ok  " if c.ok else "MISS"
+        print(f"[{mark}] {c.name}: {c.detail}", file=sys.stderr)
+        if c.fix:
+            print(f"       fix: {c.fix}", file=sys.stderr)
+    return EXIT_PASS if all(c.ok for c in checks) else EXIT_FAIL
+
+
+def _gc(args: argparse.Namespace) -> int:
+    engine = Engine.connect()
+    try:
+        found = engine.list_labelled()
+        summary = ", ".join(f"{len(v)} {k}" for k, v in found.items())
+        if args.dry_run:
+            _status(f"would remove {summary}")
+            return EXIT_PASS
+        removed = engine.remove_labelled()
+        _status("removed " + ", ".join(f"{v} {k}" for k, v in removed.items()))
+        return EXIT_PASS
+    finally:
+        engine.close()
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())
+
+__all__ = ["main", "EXIT_ERROR", "EXIT_USAGE"]

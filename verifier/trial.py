@@ -1,0 +1,339 @@
+"""One trial: build the task image, run the agent, freeze, snapshot, verify, clean up.
+
+``run_trial`` produces the verdicts asked for (split, same, or both) from ONE agent run. The
+split verdict is always computed first, on a snapshot taken while the agent is frozen, so
+nothing the same-container run does (it thaws the agent) can reach it.
+
+Every resource carries ``fcv.trial=<id>`` and is removed by label in ``finally`` (also on
+errors, Ctrl-C and SIGTERM) unless ``keep`` is set.
+"""
+
+from __future__ import annotations
+
+import os
+import posixpath
+import signal
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
+
+import attrs
+import docker.errors
+
+from isolation import labels as L
+from isolation import snapshot as snapshots
+from isolation.agent import IDLE_COMMAND, Process, Sandbox
+from isolation.engine import Engine, ExecResult
+from isolation.errors import BuildError, EngineError, FcvError, ImageMissing, TaskError, UsageError
+from isolation.hardening import Hardening
+from verifier.fresh import Verification, detect_shell, verify_split
+from verifier.same import verify_same
+from verifier.task import Task, resolve_env
+from verifier.verdict import Finding, PhaseRecord, TrialResult
+
+AGENT_KINDS = ("oracle", "none", "script")
+WORKSPACE_MODES = ("ro", "scratch")
+#: When a task sets no [agent].timeout_sec.
+DEFAULT_AGENT_TIMEOUT_S = 600.0
+AGENT_SCRIPT_DIR = "/fcv-agent"
+
+Progress = Callable[[str], None]
+
+
+@attrs.frozen(kw_only=True)
+class AgentSpec:
+    """Which agent acts in the sandbox."""
+
+    kind: str = attrs.field(validator=attrs.validators.in_(AGENT_KINDS))
+    script: str | None = None
+
+    def __attrs_post_init__(self) -> None:
+        if (self.kind == "script") != (self.script is not None):
+            raise ValueError("an agent script is given exactly when kind is 'script'")
+
+    @classmethod
+    def parse(cls, agent: str | None, script: str | None) -> AgentSpec:
+        """From the CLI's ``--agent`` / ``--agent-script``.
+
+        Raises:
+            UsageError: both or neither given, an unknown agent, or a script that is not a file.
+        """
+        if (agent is None) == (script is None):
+            raise UsageError("give exactly one of --agent (oracle|none) or --agent-script PATH")
+        if script is not None:
+            if not os.path.isfile(script):
+                raise UsageError(f"{script}: agent script does not exist or is not a file")
+            return cls(kind="script", script=os.path.abspath(script))
+        if agent not in ("oracle", "none"):
+            raise UsageError(f"--agent: expected oracle or none, got {agent!r}")
+        return cls(kind=str(agent))
+
+    def describe(self) -> str:
+        return self.script if self.kind == "script" and self.script else self.kind
+
+
+@attrs.frozen(kw_only=True)
+class TrialOptions:
+    agent: AgentSpec
+    modes: tuple[str, ...] = ("split",)
+    snapshot_method: str = attrs.field(default="volume",
+                                       validator=attrs.validators.in_(snapshots.METHODS))
+    workspace: str = attrs.field(default="ro", validator=attrs.validators.in_(WORKSPACE_MODES))
+    keep: bool = False
+    threshold: float = 1.0
+    hardening: Hardening = attrs.field(factory=Hardening)
+    verifier_hardening: Hardening = attrs.field(factory=Hardening)
+
+
+@attrs.frozen(kw_only=True)
+class AgentOutcome:
+    phase: PhaseRecord
+    output: bytes
+
+
+@attrs.frozen(kw_only=True)
+class Trial:
+    """The verdicts of one trial, by mode."""
+
+    trial_id: str
+    results: Mapping[str, TrialResult]
+    kept: bool = False
+
+
+def build_task_image(engine: Engine, task: Task, *, trial_id: str,
+                     progress: Progress) -> str:
+    """The task image's ID: the prebuilt ``[environment].docker_image`` or a fresh build of
+    ``environment/Dockerfile`` with no network. The image is never modified afterwards.
+
+    Raises:
+        ImageMissing: the named prebuilt image is not in the engine (no registry to pull from).
+        BuildError: the Dockerfile failed; the message names the failing step.
+    """
+    env = task.environment
+    if env.docker_image:
+        image_id = engine.image_id(env.docker_image)
+        if image_id is None:
+            raise ImageMissing(
+                f"{task.toml_path}: [environment].docker_image: image {env.docker_image!r} is "
+                "not in the engine and fcv never pulls from a registry; build or load it first")
+        return image_id
+    assert task.dockerfile is not None
+    context = os.path.dirname(task.dockerfile)
+    progress(f"building task image from {task.dockerfile}")
+    try:
+        return engine.build(context, dockerfile=os.path.basename(task.dockerfile),
+                            labels=L.trial_labels(trial_id, "task-image"),
+                            timeout_s=env.build_timeout_sec)
+    except docker.errors.BuildError as e:
+        raise BuildError(_describe_build_failure(task.dockerfile, e)) from None
+
+
+def _describe_build_failure(dockerfile: str, error: docker.errors.BuildError) -> str:
+    step = None
+    output: list[str] = []
+    for entry in error.build_log or []:
+        text = str(entry.get("stream", "")).strip()
+        if text.startswith("Step "):
+            step, output = text, []
+        elif text:
+            output.append(text)
+    where = f" at {step}" if step else ""
+    tail = "\n    ".join(output[-5:])
+    message = f"{dockerfile}: build failed{where}: {error.msg}"
+    return message + (f"\n    {tail}" if tail else "")
+
+
+def resolve_workdir(engine: Engine, task: Task, image_id: str) -> str:
+    """``[environment].workdir``, else the image's WorkingDir.
+
+    Raises:
+        TaskError: neither is set.
+    """
+    if task.environment.workdir:
+        return posixpath.normpath(task.environment.workdir)
+    working_dir = (engine.inspect_image(image_id).get("Config") or {}).get("WorkingDir") or ""
+    if working_dir and working_dir != "/":
+        return posixpath.normpath(working_dir)
+    raise TaskError(task.toml_path, "no workspace: set [environment].workdir or WORKDIR in "
+                    "environment/Dockerfile (fcv snapshots that directory)",
+                    field="[environment].workdir")
+
+
+def run_agent(box: Sandbox, task: Task, agent: AgentSpec, *, progress: Progress) -> AgentOutcome:
+    """Run the agent as ``[agent].user`` in the workdir, stopping at ``[agent].timeout_sec``.
+
+    A timed-out agent is recorded, not fatal: verification still runs on what it left."""
+    timeout = task.agent.timeout_sec or DEFAULT_AGENT_TIMEOUT_S
+    if agent.kind == "none":
+        return AgentOutcome(phase=PhaseRecord(exit_code=None, timed_out=False, duration_s=0.0),
+                            output=b"")
+    if agent.kind == "oracle":
+        if task.solution_dir is None or task.solve_sh is None:
+            raise TaskError(os.path.join(task.path, "solution", "solve.sh"),
+                            "--agent oracle needs solution/solve.sh")
+        box.upload_dir(task.solution_dir, "/solution", executable=("solve.sh",))
+        command = "/solution/solve.sh"
+    else:
+        assert agent.script is not None
+        name = os.path.basename(agent.script)
+        with open(agent.script, "rb") as f:
+            box.upload_bytes(f"{AGENT_SCRIPT_DIR}/{name}", f.read(), mode=0o755)
+        command = f"{AGENT_SCRIPT_DIR}/{name}"
+    progress(f"agent {agent.describe()} running (timeout {timeout:g}s)")
+    result: ExecResult = box.exec(["sh", "-c", command], timeout_s=timeout)
+    if result.timed_out:
+        progress(f"agent timed out after {timeout:g}s; verifying what it left")
+    return AgentOutcome(phase=PhaseRecord(exit_code=result.exit_code,
+                                          timed_out=result.timed_out,
+                                          duration_s=result.duration_s),
+                        output=result.output)
+
+
+def _env(task: Task) -> tuple[dict[str, str], dict[str, str]]:
+    """(container env, verifier env): [environment].env, then + [verifier].env."""
+    base = resolve_env(task.environment.env, source=task.toml_path, field="[environment].env")
+    extra = resolve_env(task.verifier.env, source=task.toml_path, field="[verifier].env")
+    return base, {**base, **extra}
+
+
+def _result(trial_id: str, task: Task, mode: str, options: TrialOptions, *,
+            agent: PhaseRecord | None, verification: Verification | None, image: str | None,
+            findings: tuple[Finding, ...], error: str | None = None) -> TrialResult:
+    if verification is not None and error is None:
+        j = verification.judgement
+        return TrialResult(trial_id=trial_id, task=task.name, mode=mode,
+                           snapshot_method=options.snapshot_method, verdict=j.verdict,
+                           reward=j.reward, rewards=j.rewards, error=j.error, agent=agent,
+                           verifier=verification.phase, task_image=image, findings=findings)
+    return TrialResult(trial_id=trial_id, task=task.name, mode=mode,
+                       snapshot_method=options.snapshot_method, verdict="error",
+                       error=error or "verification did not run", agent=agent,
+                       verifier=verification.phase if verification else None,
+                       task_image=image, findings=findings)
+
+
+def _freeze_findings(processes: list[Process]) -> tuple[Finding, ...]:
+    # The container's idle loop (and its sleep) is fcv's; anything else the agent left running.
+    left = [p for p in processes if p.command not in (f"sh -c {IDLE_COMMAND}", "sleep 3600")]
+    return tuple(
+        Finding(code="agent-process-at-freeze", severity="medium", path=f"pid:{p.pid}",
+                message=f"process still running when the agent was frozen: {p.command}")
+        for p in left)
+
+
+def run_trial(engine: Engine, task: Task, options: TrialOptions, *,
+              progress: Progress = lambda _: None, trial_id: str | None = None) -> Trial:
+    """Run the agent once and produce a verdict per requested mode.
+
+    Usage errors (a task that does not parse, a missing solution) raise :class:`UsageError`;
+    anything that stops the verification itself becomes verdict ``error`` with its reason.
+    """
+    trial_id = trial_id or L.new_trial_id()
+    container_env, verifier_env = _env(task)  # validated before the first side effect
+    results: dict[str, TrialResult] = {}
+    image: str | None = None
+    agent_phase: PhaseRecord | None = None
+    findings: tuple[Finding, ...] = ()
+    progress(f"trial {trial_id}: task {task.name}, agent {options.agent.describe()}")
+    try:
+        with _signals_as_interrupts():
+            try:
+                image = build_task_image(engine, task, trial_id=trial_id, progress=progress)
+                workdir = resolve_workdir(engine, task, image)
+                shell = detect_shell(engine, image, trial_id=trial_id)
+                hardening = options.hardening.with_limits(
+                    memory_mb=task.environment.memory_mb, cpus=task.environment.cpus)
+                verifier_hardening = options.verifier_hardening.with_limits(
+                    memory_mb=task.environment.memory_mb, cpus=task.environment.cpus)
+                box = Sandbox.start(engine, trial_id=trial_id, image_id=image, workdir=workdir,
+                                    hardening=hardening, user=task.agent.user,
+                                    environment=container_env)
+                agent = run_agent(box, task, options.agent, progress=progress)
+                agent_phase = agent.phase
+                processes = box.freeze()
+                findings = _freeze_findings(processes)
+                progress(f"agent frozen; snapshot by {options.snapshot_method}")
+                snap = snapshots.take(engine, box, method=options.snapshot_method,
+                                      receiver_image=image)
+            except UsageError:
+                raise
+            except FcvError as e:
+                for mode in options.modes:
+                    results[mode] = _result(trial_id, task, mode, options, agent=agent_phase,
+                                            verification=None, image=image, findings=findings,
+                                            error=e.diagnostics())
+                return Trial(trial_id=trial_id, results=results, kept=options.keep)
+
+            for mode in sorted(options.modes, key=lambda m: m != "split"):
+                try:
+                    if mode == "split":
+                        progress("verifying in a pristine container (split)")
+                        volume, read_only = snap.volume, True
+                        if options.workspace == "scratch":
+                            volume = snapshots.scratch_view(engine, snap, trial_id=trial_id,
+                                                            helper_image=image)
+                            read_only = False
+                        verification = verify_split(
+                            engine, trial_id=trial_id, image_id=image, workspace_volume=volume,
+                            workdir=workdir, tests_dir=task.tests_dir,
+                            hardening=verifier_hardening, user=task.verifier.user,
+                            environment=verifier_env, timeout_s=task.verifier.timeout_sec,
+                            threshold=options.threshold, read_only=read_only, shell=shell)
+                    else:
+                        progress("verifying inside the agent's own container (same)")
+                        verification = verify_same(
+                            box, tests_dir=task.tests_dir, user=task.verifier.user,
+                            environment=verifier_env, timeout_s=task.verifier.timeout_sec,
+                            threshold=options.threshold, shell=shell)
+                    results[mode] = _result(trial_id, task, mode, options, agent=agent_phase,
+                                            verification=verification, image=image,
+                                            findings=findings)
+                except EngineError as e:
+                    results[mode] = _result(trial_id, task, mode, options, agent=agent_phase,
+                                            verification=None, image=image, findings=findings,
+                                            error=e.diagnostics())
+                progress(f"{mode}: {results[mode].verdict}")
+            return Trial(trial_id=trial_id, results=results, kept=options.keep)
+    finally:
+        if options.keep:
+            progress(f"--keep: resources labelled fcv.trial={trial_id} left in the engine; "
+                     "`fcv gc` removes them")
+        else:
+            cleanup(engine, trial_id)
+
+
+def cleanup(engine: Engine, trial_id: str) -> None:
+    """Remove every resource of a trial, ignoring further Ctrl-C/SIGTERM meanwhile."""
+    previous = {s: signal.getsignal(s) for s in (signal.SIGINT, signal.SIGTERM)}
+    in_main = _in_main_thread()
+    try:
+        if in_main:
+            for s in previous:
+                signal.signal(s, signal.SIG_IGN)
+        engine.remove_labelled(trial_id)
+    finally:
+        if in_main:
+            for s, handler in previous.items():
+                signal.signal(s, handler)
+
+
+def _in_main_thread() -> bool:
+    import threading
+    return threading.current_thread() is threading.main_thread()
+
+
+@contextmanager
+def _signals_as_interrupts() -> Iterator[None]:
+    """Turn SIGTERM into KeyboardInterrupt so ``finally`` blocks clean up on both."""
+    if not _in_main_thread():
+        yield
+        return
+
+    def handler(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt(f"signal {signum}")
+
+    previous = signal.signal(signal.SIGTERM, handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+

@@ -1,0 +1,166 @@
+"""Pure: trial results and their JSON documents (``fcv.trial/v1``, ``fcv.compare/v1``)."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import attrs
+
+from isolation.errors import EXIT_ERROR, EXIT_FAIL, EXIT_PASS
+
+TRIAL_SCHEMA = "fcv.trial/v1"
+COMPARE_SCHEMA = "fcv.compare/v1"
+VERDICTS = ("pass", "fail", "error")
+MODES = ("split", "same")
+
+
+@attrs.frozen(kw_only=True)
+class PhaseRecord:
+    """How the agent or the verifier phase ended."""
+
+    exit_code: int | None
+    timed_out: bool
+    duration_s: float
+    oom_killed: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        return {"exit_code": self.exit_code, "timed_out": self.timed_out,
+                "duration_s": round(self.duration_s, 3)}
+
+
+@attrs.frozen(kw_only=True)
+class Finding:
+    """Something fcv noticed about the agent's behaviour or its workspace."""
+
+    code: str
+    severity: str
+    path: str
+    message: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"code": self.code, "severity": self.severity, "path": self.path,
+                "message": self.message}
+
+
+@attrs.frozen(kw_only=True)
+class TrialResult:
+    """One verdict on one agent state."""
+
+    trial_id: str
+    task: str
+    mode: str = attrs.field(validator=attrs.validators.in_(MODES))
+    snapshot_method: str
+    verdict: str = attrs.field(validator=attrs.validators.in_(VERDICTS))
+    reward: float | None = None
+    rewards: Mapping[str, float] | None = None
+    error: str | None = None
+    agent: PhaseRecord | None = None
+    verifier: PhaseRecord | None = None
+    task_image: str | None = None
+    findings: Sequence[Finding] = ()
+
+    def __attrs_post_init__(self) -> None:
+        # Fail closed by construction: an error verdict has a reason, a pass has a finite reward.
+        if self.verdict == "error" and not self.error:
+            raise ValueError("an error verdict needs a reason")
+        if self.verdict == "pass" and (self.reward is None or not math.isfinite(self.reward)):
+            raise ValueError("a pass verdict needs a finite reward")
+        if self.verdict != "error" and self.error is not None:
+            raise ValueError(f"a {self.verdict} verdict cannot carry an error")
+
+    @property
+    def exit_code(self) -> int:
+        return {"pass": EXIT_PASS, "fail": EXIT_FAIL}.get(self.verdict, EXIT_ERROR)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "schema": TRIAL_SCHEMA,
+            "trial_id": self.trial_id,
+            "task": self.task,
+            "mode": self.mode,
+            "snapshot_method": self.snapshot_method,
+            "verdict": self.verdict,
+            "reward": self.reward,
+            "rewards": dict(self.rewards) if self.rewards is not None else None,
+            "error": self.error,
+            "agent": _phase(self.agent),
+            "verifier": _phase(self.verifier),
+            "images": {"task": self.task_image},
+            "findings": [f.to_json() for f in self.findings],
+        }
+
+
+def _phase(record: PhaseRecord | None) -> dict[str, Any]:
+    if record is None:
+        return {"exit_code": None, "timed_out": False, "duration_s": None}
+    return record.to_json()
+
+
+@attrs.frozen(kw_only=True)
+class Comparison:
+    """The same-container and the split verdict on one frozen agent state."""
+
+    same: TrialResult
+    split: TrialResult
+
+    @property
+    def divergent(self) -> bool:
+        return self.same.verdict != self.split.verdict
+
+    @property
+    def exit_code(self) -> int:
+        if "error" in (self.same.verdict, self.split.verdict):
+            return EXIT_ERROR
+        return EXIT_PASS
+
+    def explanation(self) -> str:
+        """One line saying why the verdicts differ (or that they agree)."""
+        same, split = self.same, self.split
+        if not self.divergent:
+            return f"both verdicts agree: {same.verdict}"
+        if same.verdict == "pass" and split.verdict != "pass":
+            return ("the agent's own container passed what a pristine verifier "
+                    f"{'failed' if split.verdict == 'fail' else 'could not verify'}: "
+                    "the same-container verdict was gamed or depends on state outside the "
+                    "workspace")
+        if split.verdict == "pass":
+            return ("only the pristine verifier passed: the agent's container broke its own "
+                    "verification")
+        return f"same={same.verdict}, split={split.verdict}"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"schema": COMPARE_SCHEMA, "same": self.same.to_json(),
+                "split": self.split.to_json(), "divergent": self.divergent}
+
+
+def format_table(comparison: Comparison) -> str:
+    """A side-by-side table for people (printed to stderr)."""
+    rows = [("", "same-container", "split (fcv)")]
+
+    def cell(t: TrialResult, what: str) -> str:
+        if what == "verdict":
+            return t.verdict.upper()
+        if what == "reward":
+            return "-" if t.reward is None else f"{t.reward:g}"
+        if what == "verifier":
+            if t.verifier is None:
+                return "-"
+            extra = " (timed out)" if t.verifier.timed_out else ""
+            return f"exit {t.verifier.exit_code}, {t.verifier.duration_s:.2f}s{extra}"
+        if what == "error":
+            return t.error or "-"
+        return "-"
+
+    for what in ("verdict", "reward", "verifier", "error"):
+        rows.append((what, cell(comparison.same, what), cell(comparison.split, what)))
+    widths = [max(len(r[i]) for r in rows) for i in range(3)]
+    lines = ["  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip()
+             for r in rows]
+    lines.insert(1, "  ".join("-" * w for w in widths))
+    findings = {f.code: f for f in (*comparison.split.findings, *comparison.same.findings)}
+    for f in findings.values():
+        lines.append(f"finding [{f.severity}] {f.code} {f.path}: {f.message}")
+    lines.append(("DIVERGENT: " if comparison.divergent else "") + comparison.explanation())
+    return "\n".join(lines)
