@@ -124,17 +124,17 @@ class Sandbox:
 
     def upload_bytes(self, path: str, data: bytes, *, mode: int = 0o644) -> None:
         """Write one root-owned file at an absolute ``path`` in the sandbox."""
-        parent, name = posixpath.split(path)
-        self.engine.put_archive(self.container_id, parent or "/",
-                                archive.file_tar(name, data, mode=mode))
+        # Extracted at / so that missing parent directories are created on the way.
+        self.engine.put_archive(self.container_id, "/",
+                                archive.file_tar(posixpath.normpath(path).lstrip("/"), data,
+                                                 mode=mode))
 
     def upload_dir(self, local_dir: str, path: str, *, executable: tuple[str, ...] = ()) -> None:
         """Copy a local directory to an absolute ``path`` in the sandbox (merging)."""
         if not os.path.isdir(local_dir):
             raise UsageError(f"{local_dir}: not a directory")
-        parent, name = posixpath.split(path.rstrip("/"))
-        self.engine.put_archive(self.container_id, parent or "/",
-                                archive.directory_tar(local_dir, name, executable=executable))
+        self.engine.put_archive(self.container_id, "/", archive.directory_tar(
+            local_dir, posixpath.normpath(path).lstrip("/"), executable=executable))
 
     def freeze(self) -> list[Process]:
         """Pause every process in the sandbox (cgroup freezer), so nothing the agent left

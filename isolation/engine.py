@@ -495,13 +495,23 @@ class Engine:
             ("images", self.remove_image),
         ]
         for kind, remove in steps:
-            for ident in found[kind]:
-                try:
-                    remove(ident)
-                    removed[kind] += 1
-                except EngineError as e:
-                    log.warning("could not remove %s %s: %s", kind[:-1], ident[:12], e)
-                    first_error = first_error or e
+            pending = list(found[kind])
+            # Images may depend on each other (a commit is a child of the task image): keep
+            # going round while a pass removes something.
+            while pending:
+                failed: list[tuple[str, EngineError]] = []
+                for ident in pending:
+                    try:
+                        remove(ident)
+                        removed[kind] += 1
+                    except EngineError as e:
+                        failed.append((ident, e))
+                if len(failed) == len(pending):
+                    for ident, e in failed:
+                        log.warning("could not remove %s %s: %s", kind[:-1], ident[:12], e)
+                    first_error = first_error or failed[0][1]
+                    break
+                pending = [ident for ident, _ in failed]
         if first_error is not None:
             raise first_error
         return removed

@@ -21,12 +21,14 @@ class FcvError(Exception):
     """Root of every error fcv raises on purpose."""
 
     exit_code = EXIT_ERROR
+    #: Whether diagnostics() adds the underlying exception (off where the message has it).
+    show_cause = True
 
     def diagnostics(self) -> str:
         """Text meant for a person: what went wrong and, where known, how to fix it."""
         text = str(self)
         cause = self.__cause__
-        if cause is not None and not isinstance(cause, FcvError):
+        if self.show_cause and cause is not None and not isinstance(cause, FcvError):
             detail = str(cause).strip()
             if detail and detail not in text:
                 text += f"\n  caused by: {type(cause).__name__}: {detail}"
@@ -56,6 +58,8 @@ class TaskError(UsageError):
 
 class EngineError(FcvError):
     """The Docker Engine refused or failed a request fcv needed."""
+
+    show_cause = False  # the message already carries the engine's explanation
 
 
 class EngineUnavailable(EngineError):

@@ -128,15 +128,27 @@ def build_task_image(engine: Engine, task: Task, *, trial_id: str,
 
 
 def _describe_build_failure(dockerfile: str, error: docker.errors.BuildError) -> str:
-    step = None
+    """Name the failing instruction by its line in the task's Dockerfile (the engine's own
+    step numbers count steps fcv adds, so they would mislead)."""
+    instruction: str | None = None
     output: list[str] = []
     for entry in error.build_log or []:
         text = str(entry.get("stream", "")).strip()
-        if text.startswith("Step "):
-            step, output = text, []
-        elif text:
+        if text.startswith("Step ") and " : " in text:
+            instruction, output = text.split(" : ", 1)[1].strip(), []
+        elif text and not text.startswith(("--->", "Removing intermediate container")):
             output.append(text)
-    where = f" at {step}" if step else ""
+    where = ""
+    if instruction:
+        where = f" at `{instruction}`"
+        try:
+            with open(dockerfile, encoding="utf-8", errors="replace") as f:
+                for number, line in enumerate(f, start=1):
+                    if " ".join(line.split()).lower() == " ".join(instruction.split()).lower():
+                        where = f" at line {number} `{instruction}`"
+                        break
+        except OSError:
+            pass
     tail = "\n    ".join(output[-5:])
     message = f"{dockerfile}: build failed{where}: {error.msg}"
     return message + (f"\n    {tail}" if tail else "")

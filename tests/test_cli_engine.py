@@ -1,0 +1,335 @@
+"""The CLI end to end against the real engine: timeouts, bad inputs, reward files, JSON
+documents, exit codes, --keep and gc, and interruption."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from isolation.engine import Engine
+from isolation.errors import EXIT_ERROR, EXIT_FAIL, EXIT_PASS, EXIT_USAGE
+from tests.tasktools import PYTHON_DOCKERFILE, make_task, write_agent
+from verifier.cli import main
+
+pytestmark = pytest.mark.engine
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def run_json(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, dict, str]:  # type: ignore[type-arg]
+    code = main([*argv, "--json"])
+    out, err = capsys.readouterr()
+    return code, json.loads(out), err
+
+
+class TestRun:
+    def test_json_document_schema(self, engine: Engine, tmp_path: Path,
+                                  capsys: pytest.CaptureFixture[str]) -> None:
+        """`fcv run --json` prints exactly one fcv.trial/v1 document with every field."""
+        task = make_task(tmp_path)
+        code, doc, _ = run_json(capsys, "run", str(task), "--agent", "oracle")
+        assert code == EXIT_PASS
+        assert doc["schema"] == "fcv.trial/v1"
+        assert set(doc) == {"schema", "trial_id", "task", "mode", "snapshot_method", "verdict",
+                            "reward", "rewards", "error", "agent", "verifier", "images",
+                            "findings"}
+        assert (doc["mode"], doc["verdict"], doc["reward"]) == ("split", "pass", 1.0)
+        assert doc["images"]["task"].startswith("sha256:")
+        assert set(doc["agent"]) == {"exit_code", "timed_out", "duration_s"}
+        assert doc["agent"]["exit_code"] == 0 and doc["verifier"]["exit_code"] == 0
+
+    def test_fail_exit_code(self, engine: Engine, tmp_path: Path,
+                            capsys: pytest.CaptureFixture[str]) -> None:
+        """An agent that does nothing gets verdict fail and exit code 1."""
+        code, doc, _ = run_json(capsys, "run", str(make_task(tmp_path)), "--agent", "none")
+        assert (code, doc["verdict"], doc["reward"]) == (EXIT_FAIL, "fail", 0.0)
+
+    def test_same_mode_flag(self, engine: Engine, tmp_path: Path,
+                            capsys: pytest.CaptureFixture[str]) -> None:
+        """--mode same verifies in the agent's container and says so."""
+        code, doc, _ = run_json(capsys, "run", str(make_task(tmp_path)), "--agent", "oracle",
+                                "--mode", "same", "--snapshot", "commit")
+        assert (code, doc["mode"], doc["snapshot_method"]) == (EXIT_PASS, "same", "commit")
+
+
+class TestTimeouts:
+    def test_agent_timeout_recorded_and_verified(self, engine: Engine, tmp_path: Path,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+        """A timed-out agent is recorded and its work is still verified (here: it passes)."""
+        task = make_task(tmp_path, toml="[agent]\ntimeout_sec = 2\n[verifier]\ntimeout_sec = 30\n")
+        agent = write_agent(tmp_path, "echo done > /app/done.txt\nsleep 60\n")
+        started = time.monotonic()
+        code, doc, _ = run_json(capsys, "run", str(task), "--agent-script", str(agent))
+        assert doc["agent"]["timed_out"] is True and doc["agent"]["exit_code"] is None
+        assert (code, doc["verdict"]) == (EXIT_PASS, "pass")
+        assert time.monotonic() - started < 50
+
+    def test_verifier_timeout_is_error(self, engine: Engine, tmp_path: Path,
+                                       capsys: pytest.CaptureFixture[str]) -> None:
+        """A test.sh that outlives [verifier].timeout_sec is killed: verdict error, exit 3,
+        even though it already wrote a passing reward."""
+        task = make_task(tmp_path, toml="[verifier]\ntimeout_sec = 2\n",
+                         test_sh="#!/bin/sh\necho 1 > /logs/verifier/reward.txt\nsleep 60\n")
+        code, doc, _ = run_json(capsys, "compare", str(task), "--agent", "oracle")
+        assert code == EXIT_ERROR
+        for mode in ("split", "same"):
+            assert doc[mode]["verdict"] == "error"
+            assert doc[mode]["verifier"]["timed_out"] is True
+            assert "timed out" in doc[mode]["error"]
+
+
+class TestBadTasks:
+    def test_unknown_field(self, engine: Engine, tmp_path: Path,
+                           capsys: pytest.CaptureFixture[str]) -> None:
+        """An unknown task.toml field is a usage error naming the file and the field."""
+        task = make_task(tmp_path, toml="[verifier]\ntimeout_sec = 5\nbogus_field = 1\n")
+        assert main(["run", str(task), "--agent", "oracle"]) == EXIT_USAGE
+        err = capsys.readouterr().err
+        assert "task.toml" in err and "bogus_field" in err
+
+    def test_malformed_field(self, engine: Engine, tmp_path: Path,
+                             capsys: pytest.CaptureFixture[str]) -> None:
+        """A malformed field value names the file and the field."""
+        task = make_task(tmp_path, toml='[verifier]\ntimeout_sec = "soon"\n')
+        assert main(["run", str(task), "--agent", "oracle"]) == EXIT_USAGE
+        err = capsys.readouterr().err
+        assert "task.toml" in err and "timeout_sec" in err
+
+    def test_missing_test_sh(self, engine: Engine, tmp_path: Path,
+                             capsys: pytest.CaptureFixture[str]) -> None:
+        """A task without tests/test.sh is a usage error naming that path."""
+        task = make_task(tmp_path)
+        (task / "tests" / "test.sh").unlink()
+        assert main(["run", str(task), "--agent", "oracle"]) == EXIT_USAGE
+        assert os.path.join("tests", "test.sh") in capsys.readouterr().err
+
+    def test_missing_task_dir(self, capsys: pytest.CaptureFixture[str]) -> None:
+        """A task directory that does not exist is a usage error."""
+        assert main(["run", "/nonexistent/task", "--agent", "oracle"]) == EXIT_USAGE
+        assert "/nonexistent/task" in capsys.readouterr().err
+
+    def test_missing_agent_script(self, tmp_path: Path,
+                                  capsys: pytest.CaptureFixture[str]) -> None:
+        """An agent script that does not exist is a usage error naming it."""
+        task = make_task(tmp_path)
+        assert main(["run", str(task), "--agent-script", "/no/such/agent.sh"]) == EXIT_USAGE
+        assert "/no/such/agent.sh" in capsys.readouterr().err
+
+    def test_bad_arguments(self, capsys: pytest.CaptureFixture[str]) -> None:
+        """Bad arguments exit 2: both agent options, or neither."""
+        assert main(["run", "x", "--agent", "oracle", "--agent-script", "y"]) == EXIT_USAGE
+        assert main(["run", "x"]) == EXIT_USAGE
+        assert main(["run", "x", "--mode", "weird", "--agent", "none"]) == EXIT_USAGE
+
+    def test_build_failure_names_step(self, engine: Engine, tmp_path: Path,
+                                      capsys: pytest.CaptureFixture[str]) -> None:
+        """A Dockerfile that fails to build is an error (exit 3) naming the failing step."""
+        task = make_task(tmp_path, dockerfile="FROM fcv/busybox:latest\nWORKDIR /app\n"
+                                              "RUN echo ok\nRUN exit 7\nRUN echo never\n")
+        code, doc, err = run_json(capsys, "run", str(task), "--agent", "oracle")
+        assert code == EXIT_ERROR and doc["verdict"] == "error"
+        assert "environment/Dockerfile: build failed at line 4 `RUN exit 7`" in doc["error"]
+        assert "non-zero code: 7" in doc["error"]
+
+    def test_missing_prebuilt_image(self, engine: Engine, tmp_path: Path,
+                                    capsys: pytest.CaptureFixture[str]) -> None:
+        """[environment].docker_image naming an image the engine lacks is an error (no pulls)."""
+        task = make_task(tmp_path, dockerfile=None,
+                         toml='[environment]\ndocker_image = "fcv/does-not-exist:1"\n')
+        code, doc, _ = run_json(capsys, "run", str(task), "--agent", "none")
+        assert code == EXIT_ERROR
+        assert "docker_image" in doc["error"] and "fcv/does-not-exist:1" in doc["error"]
+
+    def test_no_workdir(self, engine: Engine, tmp_path: Path,
+                        capsys: pytest.CaptureFixture[str]) -> None:
+        """A task with neither [environment].workdir nor a WORKDIR is a usage error."""
+        task = make_task(tmp_path, dockerfile="FROM fcv/busybox:latest\n")
+        assert main(["run", str(task), "--agent", "none"]) == EXIT_USAGE
+        assert "workdir" in capsys.readouterr().err
+
+    def test_prebuilt_image_and_workdir(self, engine: Engine, tmp_path: Path,
+                                        capsys: pytest.CaptureFixture[str]) -> None:
+        """A prebuilt image from [environment].docker_image with [environment].workdir works."""
+        task = make_task(tmp_path, dockerfile=None,
+                         toml='[environment]\ndocker_image = "fcv/busybox:latest"\n'
+                              'workdir = "/app"\n')
+        code, doc, _ = run_json(capsys, "run", str(task), "--agent", "oracle")
+        assert (code, doc["verdict"]) == (EXIT_PASS, "pass")
+        assert doc["images"]["task"] == engine.image_id("fcv/busybox:latest")
+
+
+REWARD_CASES = {
+    "missing": ("true", "no reward file"),
+    "empty": ("printf '' > /logs/verifier/reward.txt", "empty"),
+    "nan": ("echo nan > /logs/verifier/reward.txt", "reward.txt"),
+    "infinite": ("echo 1e999 > /logs/verifier/reward.txt", "reward.txt"),
+    "garbage": ("echo yes > /logs/verifier/reward.txt", "reward.txt"),
+    "bool-json": ("echo '{\"reward\": true}' > /logs/verifier/reward.json", "reward.json"),
+    "nan-json": ("echo '{\"reward\": NaN}' > /logs/verifier/reward.json", "reward.json"),
+    "nested-json": ("echo '{\"reward\": [1]}' > /logs/verifier/reward.json", "reward.json"),
+    "oversized": ("yes 1 | head -c 200000 > /logs/verifier/reward.txt", "65536"),
+    "symlink": ("echo 1 > /tmp/r; ln -s /tmp/r /logs/verifier/reward.txt", "reward.txt"),
+    "fifo": ("mkfifo /logs/verifier/reward.txt", "reward.txt"),
+    "bad-json-hides-good-txt": ("echo 1 > /logs/verifier/reward.txt; "
+                                "echo '{' > /logs/verifier/reward.json", "reward.json"),
+}
+
+
+class TestRewardFiles:
+    @pytest.mark.parametrize("case", sorted(REWARD_CASES))
+    def test_bad_reward_is_error(self, engine: Engine, tmp_path: Path, case: str,
+                                 capsys: pytest.CaptureFixture[str]) -> None:
+        """Every malformed, missing or non-regular reward file gives verdict error, exit 3,
+        in both modes, with a reason."""
+        command, reason = REWARD_CASES[case]
+        task = make_task(tmp_path, test_sh=f"#!/bin/sh\n{command}\n")
+        code, doc, _ = run_json(capsys, "compare", str(task), "--agent", "oracle")
+        assert code == EXIT_ERROR
+        for mode in ("split", "same"):
+            assert doc[mode]["verdict"] == "error", doc[mode]
+            assert reason in doc[mode]["error"], doc[mode]["error"]
+            assert doc[mode]["reward"] is None
+
+    def test_threshold(self, engine: Engine, tmp_path: Path,
+                       capsys: pytest.CaptureFixture[str]) -> None:
+        """--threshold decides pass: 0.5 passes at 0.5 and fails at the default 1.0."""
+        task = make_task(tmp_path, test_sh="#!/bin/sh\necho 0.5 > /logs/verifier/reward.txt\n")
+        assert main(["run", str(task), "--agent", "none"]) == EXIT_FAIL
+        assert main(["run", str(task), "--agent", "none", "--threshold", "0.5"]) == EXIT_PASS
+        capsys.readouterr()
+
+
+class TestWorkspace:
+    WRITE_TEST = ("#!/bin/sh\nif echo x > /app/written 2>/dev/null; then "
+                  "echo 1 > /logs/verifier/reward.txt; else echo 0 > /logs/verifier/reward.txt; fi\n")
+
+    def test_read_only_by_default(self, engine: Engine, tmp_path: Path,
+                                  capsys: pytest.CaptureFixture[str]) -> None:
+        """The split verifier cannot write into the snapshot (as root, even)."""
+        task = make_task(tmp_path, test_sh=self.WRITE_TEST)
+        code, doc, _ = run_json(capsys, "run", str(task), "--agent", "oracle")
+        assert (code, doc["verdict"]) == (EXIT_FAIL, "fail")
+
+    @pytest.mark.parametrize("method", ["volume", "commit"])
+    def test_scratch_is_writable_and_snapshot_untouched(
+            self, engine: Engine, tmp_path: Path, method: str,
+            capsys: pytest.CaptureFixture[str]) -> None:
+        """--workspace scratch lets the tests write; the snapshot volume stays unchanged."""
+        task = make_task(tmp_path, test_sh=self.WRITE_TEST)
+        code, doc, _ = run_json(capsys, "run", str(task), "--agent", "oracle", "--workspace",
+                                "scratch", "--snapshot", method, "--keep")
+        try:
+            assert (code, doc["verdict"]) == (EXIT_PASS, "pass")
+            role = "workspace" if method == "volume" else "snapshot"
+            volumes = engine.api.volumes(filters={"label": [f"fcv.trial={doc['trial_id']}",
+                                                            f"fcv.role={role}"]})["Volumes"]
+            assert len(volumes) == 1
+            names = _volume_listing(engine, volumes[0]["Name"])
+            assert "app/done.txt" in names and "app/written" not in names
+        finally:
+            assert main(["gc"]) == EXIT_PASS
+            capsys.readouterr()
+
+
+def _volume_listing(engine: Engine, volume: str) -> set[str]:
+    import io
+    import tarfile
+
+    from isolation.engine import VolumeMount
+    from isolation.hardening import Hardening
+
+    c = engine.create_container("fcv/busybox:latest", ["true"], entrypoint=[],
+                                name=f"fcv-listing-{volume[-12:]}", labels={"fcv.trial": "listing",
+                                                                         "fcv.role": "probe"},
+                                host_config=Hardening().host_config(),
+                                mounts=[VolumeMount(volume=volume, target="/app",
+                                                    read_only=True)])
+    try:
+        stream, _ = engine.get_archive(c, "/app")
+        with tarfile.open(fileobj=io.BytesIO(b"".join(stream))) as tar:
+            return set(tar.getnames())
+    finally:
+        engine.remove_container(c)
+
+
+class TestKeepAndGc:
+    def test_keep_then_gc(self, engine: Engine, tmp_path: Path,
+                          capsys: pytest.CaptureFixture[str]) -> None:
+        """--keep leaves labelled resources (only volumes and containers, no binds); gc
+        removes them all."""
+        task = make_task(tmp_path)
+        code, doc, _ = run_json(capsys, "run", str(task), "--agent", "oracle", "--snapshot",
+                                "commit", "--keep")
+        assert code == EXIT_PASS
+        left = engine.list_labelled(doc["trial_id"])
+        assert left["containers"] and left["volumes"] and left["images"]
+        for cid in left["containers"]:
+            info = engine.inspect_container(cid)
+            assert not info["HostConfig"].get("Binds")
+            assert {m["Type"] for m in info["Mounts"]} <= {"volume", "tmpfs"}
+            assert info["HostConfig"]["NetworkMode"] == "none"
+        assert main(["gc", "--dry-run"]) == EXIT_PASS
+        assert any(engine.list_labelled().values())
+        assert main(["gc"]) == EXIT_PASS
+        assert not any(engine.list_labelled().values())
+
+
+class TestInterrupt:
+    @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
+    def test_signal_during_agent_cleans_up(self, engine: Engine, tmp_path: Path,
+                                           sig: signal.Signals) -> None:
+        """SIGTERM or Ctrl-C while the agent runs: fcv exits non-zero and leaves nothing."""
+        task = make_task(tmp_path, toml="[agent]\ntimeout_sec = 120\n")
+        agent = write_agent(tmp_path, "sleep 100\n")
+        proc = subprocess.Popen([sys.executable, "-m", "verifier.cli", "run", str(task),
+                                 "--agent-script", str(agent), "--json"],
+                                cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                text=True)
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            if engine.api.containers(filters={"label": ["fcv.role=agent"]}):
+                break
+            time.sleep(0.2)
+        else:
+            proc.kill()
+            pytest.fail("agent container never appeared")
+        time.sleep(1.0)
+        proc.send_signal(sig)
+        _, err = proc.communicate(timeout=60)
+        assert proc.returncode not in (EXIT_PASS, EXIT_FAIL), err
+        assert not any(engine.list_labelled().values()), err
+
+
+class TestDoctorAndImages:
+    def test_doctor_all_ok(self, engine: Engine, capsys: pytest.CaptureFixture[str]) -> None:
+        """doctor reports the engine, runsc, seccomp and both base images as present."""
+        assert main(["doctor", "--json"]) == EXIT_PASS
+        doc = json.loads(capsys.readouterr().out)
+        names = {c["name"]: c["ok"] for c in doc["checks"]}
+        assert names == {"engine": True, "runsc": True, "seccomp": True,
+                         "fcv/busybox:latest": True, "fcv/python:bookworm": True}
+
+    def test_bootstrap_skips_existing(self, engine: Engine,
+                                      capsys: pytest.CaptureFixture[str]) -> None:
+        """bootstrap without --force leaves existing base images untouched."""
+        before = engine.image_id("fcv/busybox:latest")
+        assert main(["images", "bootstrap"]) == EXIT_PASS
+        assert "skipped" in capsys.readouterr().err
+        assert engine.image_id("fcv/busybox:latest") == before
+
+
+def test_python_task_uses_bash(engine: Engine, tmp_path: Path,
+                               capsys: pytest.CaptureFixture[str]) -> None:
+    """On an image with bash, test.sh runs under bash as in Harbor (bashisms work)."""
+    task = make_task(tmp_path, dockerfile=PYTHON_DOCKERFILE,
+                     test_sh="#!/bin/bash\n[[ -n \"$BASH_VERSION\" ]] && echo 1 > "
+                             "/logs/verifier/reward.txt\n")
+    code, doc, _ = run_json(capsys, "compare", str(task), "--agent", "none")
+    assert doc["split"]["verdict"] == doc["same"]["verdict"] == "pass"
+    assert code == EXIT_PASS
