@@ -123,7 +123,10 @@ class Sandbox:
                                 timeout_s=timeout_s)
 
     def upload_bytes(self, path: str, data: bytes, *, mode: int = 0o644) -> None:
-        """Write one root-owned file at an absolute ``path`` in the sandbox."""
+        """Write one root-owned file at an absolute ``path`` in the sandbox.
+
+        The engine's archive API writes to the container's filesystem and volumes, not to
+        tmpfs mounts: a path under ``/tmp`` would land beneath the tmpfs, unseen."""
         # Extracted at / so that missing parent directories are created on the way.
         self.engine.put_archive(self.container_id, "/",
                                 archive.file_tar(posixpath.normpath(path).lstrip("/"), data,

@@ -333,3 +333,15 @@ def test_python_task_uses_bash(engine: Engine, tmp_path: Path,
     code, doc, _ = run_json(capsys, "compare", str(task), "--agent", "none")
     assert doc["split"]["verdict"] == doc["same"]["verdict"] == "pass"
     assert code == EXIT_PASS
+
+
+def test_oom_killed_verifier_is_error(engine: Engine, tmp_path: Path,
+                                      capsys: pytest.CaptureFixture[str]) -> None:
+    """A verifier that hits its memory limit is an error even if it then writes reward 1."""
+    task = make_task(tmp_path, dockerfile=PYTHON_DOCKERFILE,
+                     toml="[environment]\nmemory_mb = 64\n[verifier]\ntimeout_sec = 60\n",
+                     test_sh="#!/bin/bash\npython3 -c 'x = bytearray(512 * 1024 * 1024)'\n"
+                             "echo 1 > /logs/verifier/reward.txt\n")
+    code, doc, _ = run_json(capsys, "run", str(task), "--agent", "none")
+    assert (code, doc["verdict"]) == (EXIT_ERROR, "error")
+    assert "memory" in doc["error"]

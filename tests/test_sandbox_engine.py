@@ -183,3 +183,17 @@ def _listing(engine: Engine, box: Sandbox, snap: snapshot.Snapshot) -> dict[str,
             return {m.name: m for m in tar.getmembers()}
     finally:
         engine.remove_container(c)
+
+
+class TestLimitsHold:
+    def test_fork_bomb_stops_at_pids_limit(self, box: Sandbox) -> None:
+        """A fork bomb gets EAGAIN before the pids limit; the container keeps answering."""
+        script = ("import os, time\nn = 0\ntry:\n    while n < 2000:\n        pid = os.fork()\n"
+                  "        if pid == 0:\n            time.sleep(20); os._exit(0)\n        n += 1\n"
+                  "except OSError as e:\n    print(n, e.errno)\n")
+        box.upload_bytes("/app/bomb.py", script.encode())
+        r = box.exec(["python3", "/app/bomb.py"], timeout_s=60)
+        forked, errno = (int(x) for x in r.output.split())
+        assert errno == 11 and 100 < forked < 512
+        code, out = sh(box, "echo still-alive")
+        assert out.strip() == "still-alive"
