@@ -215,7 +215,9 @@ class Engine:
         }
         try:
             image, logs = self._client.images.build(**kwargs)
-        except docker.errors.BuildError:
+        except docker.errors.BuildError as e:
+            e.build_log = list(e.build_log or [])  # an iterator: read it once, keep it
+            self._remove_build_leftovers(e.build_log)
             raise
         except (docker.errors.DockerException, requests.exceptions.RequestException) as e:
             raise _wrap("build the task image", e) from e
@@ -224,6 +226,25 @@ class Engine:
                 if "stream" in entry:
                     on_log(str(entry["stream"]))
         return str(image.id)
+
+    def _remove_build_leftovers(self, build_log: Iterable[Mapping[str, Any]]) -> None:
+        """A failed classic build keeps the images of the steps that succeeded, unlabelled.
+        Remove those this build created (not cached ones), children first."""
+        created: list[str] = []
+        ran = False
+        for entry in build_log or []:
+            text = str(entry.get("stream", "")).strip()
+            if text.startswith("---> Running in"):
+                ran = True
+            elif text.startswith("---> ") and " " not in text[5:].strip():
+                if ran:
+                    created.append(text[5:].strip())
+                ran = False
+        for image in reversed(created):
+            try:
+                self.api.remove_image(image, noprune=True)
+            except (docker.errors.DockerException, requests.exceptions.RequestException) as e:
+                log.warning("could not remove build leftover %s: %s", image, e)
 
     def import_image(self, tar_path: str, *, repository: str, tag: str,
                      changes: Sequence[str]) -> str:

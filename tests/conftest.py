@@ -50,8 +50,13 @@ def _no_leaks(request: pytest.FixtureRequest) -> Iterator[None]:
         return
     eng: Engine = request.getfixturevalue("engine")
     before = {k: set(v) for k, v in eng.list_labelled().items()}
+    images_before = {i["Id"] for i in eng.api.images(all=True)}
     yield
     leaked = {k: sorted(set(v) - before[k]) for k, v in eng.list_labelled().items()}
+    # Unlabelled images too: a build's intermediate images must not pile up either.
+    stray = {i["Id"] for i in eng.api.images(all=True)} - images_before - set(leaked["images"])
+    if stray:
+        pytest.fail(f"test left unlabelled images behind: {sorted(stray)}")
     if any(leaked.values()):
         for cid in leaked["containers"]:
             eng.remove_container(cid)

@@ -132,7 +132,10 @@ class TestBadTasks:
         """A Dockerfile that fails to build is an error (exit 3) naming the failing step."""
         task = make_task(tmp_path, dockerfile="FROM fcv/busybox:latest\nWORKDIR /app\n"
                                               "RUN echo ok\nRUN exit 7\nRUN echo never\n")
+        images_before = {i["Id"] for i in engine.api.images(all=True)}
         code, doc, err = run_json(capsys, "run", str(task), "--agent", "oracle")
+        # The steps that succeeded leave no unlabelled intermediate images behind.
+        assert {i["Id"] for i in engine.api.images(all=True)} == images_before
         assert code == EXIT_ERROR and doc["verdict"] == "error"
         assert "environment/Dockerfile: build failed at line 4 `RUN exit 7`" in doc["error"]
         assert "non-zero code: 7" in doc["error"]
