@@ -17,6 +17,7 @@ import os
 import posixpath
 from collections.abc import Mapping, Sequence
 from types import TracebackType
+from typing import Self
 
 import attrs
 
@@ -99,7 +100,7 @@ class Sandbox:
         engine.start(container)
         return box
 
-    def __enter__(self) -> Sandbox:
+    def __enter__(self) -> Self:
         return self
 
     def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,

@@ -26,7 +26,7 @@ import tenacity
 from docker.types import Mount
 
 from isolation import labels as L
-from isolation.errors import EngineError, EngineUnavailable
+from isolation.errors import BuildError, EngineError, EngineUnavailable
 
 log = logging.getLogger(__name__)
 
@@ -202,7 +202,8 @@ class Engine:
         """Build an image with no network; return its ID.
 
         Raises:
-            docker.errors.BuildError: the Dockerfile failed (the caller names the step).
+            BuildError: the Dockerfile failed; ``build_log`` holds the engine's build output
+                (the caller names the failing step).
         """
         kwargs = {
             "path": context_dir,
@@ -216,9 +217,9 @@ class Engine:
         try:
             image, logs = self._client.images.build(**kwargs)
         except docker.errors.BuildError as e:
-            e.build_log = list(e.build_log or [])  # an iterator: read it once, keep it
-            self._remove_build_leftovers(e.build_log)
-            raise
+            build_log = list(e.build_log or [])  # an iterator: read it once, keep it
+            self._remove_build_leftovers(build_log)
+            raise BuildError(str(e.msg), build_log=build_log) from None
         except (docker.errors.DockerException, requests.exceptions.RequestException) as e:
             raise _wrap("build the task image", e) from e
         if on_log is not None:
@@ -432,8 +433,8 @@ class Engine:
                     output.extend(chunk)
                     if len(output) > 2 * output_limit:
                         del output[:-output_limit]
-            except Exception:  # noqa: BLE001 - a closed stream ends the pump, nothing more
-                pass
+            except Exception as e:  # noqa: BLE001 - a closed stream ends the pump, nothing more
+                log.debug("exec output stream closed: %s", e)
             finally:
                 done.set()
 
@@ -528,8 +529,8 @@ class Engine:
                     except EngineError as e:
                         failed.append((ident, e))
                 if len(failed) == len(pending):
-                    for ident, e in failed:
-                        log.warning("could not remove %s %s: %s", kind[:-1], ident[:12], e)
+                    for ident, failure in failed:
+                        log.warning("could not remove %s %s: %s", kind[:-1], ident[:12], failure)
                     first_error = first_error or failed[0][1]
                     break
                 pending = [ident for ident, _ in failed]

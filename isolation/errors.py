@@ -75,6 +75,10 @@ class EngineUnavailable(EngineError):
 class BuildError(FcvError):
     """A task image could not be built; the message names the failing build step."""
 
+    def __init__(self, message: str, *, build_log: list[dict[str, object]] | None = None) -> None:
+        super().__init__(message)
+        self.build_log = build_log or []
+
 
 class ImageMissing(FcvError):
     """A base image fcv needs is not present in the engine."""

@@ -58,6 +58,22 @@ class TestRun:
         assert (code, doc["mode"], doc["snapshot_method"]) == (EXIT_PASS, "same", "commit")
 
 
+class TestAgentUser:
+    def test_agent_runs_as_agent_user_in_workdir(self, engine: Engine, tmp_path: Path,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+        """The agent script runs as [agent].user with the workspace as its directory."""
+        task = make_task(tmp_path, toml='[agent]\nuser = "1000"\n',
+                         dockerfile="FROM fcv/busybox:latest\nWORKDIR /app\n"
+                                    "RUN chown 1000:1000 /app\n",
+                         test_sh='#!/bin/sh\n[ "$(cat /app/who)" = "1000 /app" ] && '
+                                 'echo 1 > /logs/verifier/reward.txt || '
+                                 'echo 0 > /logs/verifier/reward.txt\n')
+        agent = write_agent(tmp_path, 'echo "$(id -u) $(pwd)" > who\n')
+        code, doc, _ = run_json(capsys, "compare", str(task), "--agent-script", str(agent))
+        assert doc["split"]["verdict"] == doc["same"]["verdict"] == "pass"
+        assert code == EXIT_PASS
+
+
 class TestTimeouts:
     def test_agent_timeout_recorded_and_verified(self, engine: Engine, tmp_path: Path,
                                                  capsys: pytest.CaptureFixture[str]) -> None:
@@ -133,7 +149,7 @@ class TestBadTasks:
         task = make_task(tmp_path, dockerfile="FROM fcv/busybox:latest\nWORKDIR /app\n"
                                               "RUN echo ok\nRUN exit 7\nRUN echo never\n")
         images_before = {i["Id"] for i in engine.api.images(all=True)}
-        code, doc, err = run_json(capsys, "run", str(task), "--agent", "oracle")
+        code, doc, _ = run_json(capsys, "run", str(task), "--agent", "oracle")
         # The steps that succeeded leave no unlabelled intermediate images behind.
         assert {i["Id"] for i in engine.api.images(all=True)} == images_before
         assert code == EXIT_ERROR and doc["verdict"] == "error"
@@ -167,6 +183,7 @@ class TestBadTasks:
         assert doc["images"]["task"] == engine.image_id("fcv/busybox:latest")
 
 
+LOGS = "/logs/verifier"
 REWARD_CASES = {
     "missing": ("true", "no reward file"),
     "empty": ("printf '' > /logs/verifier/reward.txt", "empty"),
@@ -179,8 +196,8 @@ REWARD_CASES = {
     "oversized": ("yes 1 | head -c 200000 > /logs/verifier/reward.txt", "65536"),
     "symlink": ("echo 1 > /tmp/r; ln -s /tmp/r /logs/verifier/reward.txt", "reward.txt"),
     "fifo": ("mkfifo /logs/verifier/reward.txt", "reward.txt"),
-    "bad-json-hides-good-txt": ("echo 1 > /logs/verifier/reward.txt; "
-                                "echo '{' > /logs/verifier/reward.json", "reward.json"),
+    "bad-json-hides-good-txt": (f"echo 1 > {LOGS}/reward.txt; echo '{{' > {LOGS}/reward.json",
+                                "reward.json"),
 }
 
 
@@ -266,7 +283,7 @@ class TestKeepAndGc:
                           capsys: pytest.CaptureFixture[str]) -> None:
         """--keep leaves labelled resources (only volumes and containers, no binds); gc
         removes them all."""
-        task = make_task(tmp_path)
+        task = make_task(tmp_path, toml="[environment]\nmemory_mb = 256\ncpus = 0.5\n")
         code, doc, _ = run_json(capsys, "run", str(task), "--agent", "oracle", "--snapshot",
                                 "commit", "--keep")
         assert code == EXIT_PASS
@@ -277,6 +294,9 @@ class TestKeepAndGc:
             assert not info["HostConfig"].get("Binds")
             assert {m["Type"] for m in info["Mounts"]} <= {"volume", "tmpfs"}
             assert info["HostConfig"]["NetworkMode"] == "none"
+            # The task's own limits, for the agent and the verifier alike.
+            assert info["HostConfig"]["Memory"] == 256 * 1024 * 1024
+            assert info["HostConfig"]["NanoCpus"] == 500_000_000
         assert main(["gc", "--dry-run"]) == EXIT_PASS
         assert any(engine.list_labelled().values())
         assert main(["gc"]) == EXIT_PASS
@@ -348,3 +368,15 @@ def test_oom_killed_verifier_is_error(engine: Engine, tmp_path: Path,
     code, doc, _ = run_json(capsys, "run", str(task), "--agent", "none")
     assert (code, doc["verdict"]) == (EXIT_ERROR, "error")
     assert "memory" in doc["error"]
+
+
+def test_bootstrap_force_rebuilds(engine: Engine) -> None:
+    """bootstrap --force rebuilds an existing base image and drops the old one."""
+    from verifier import images
+
+    before = engine.image_id(images.BUSYBOX)
+    [status] = images.bootstrap(engine, force=True, only=(images.BUSYBOX,))
+    assert status.built and status.image_id == engine.image_id(images.BUSYBOX) != before
+    assert before is not None and engine.image_id(before) is None
+    labels = engine.inspect_image(images.BUSYBOX)["Config"]["Labels"]
+    assert labels == {"fcv.base": images.BUSYBOX}

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from isolation.engine import Engine
-from isolation.errors import EXIT_ERROR, EXIT_FAIL, EXIT_PASS, EXIT_USAGE, FcvError, UsageError
+from isolation.errors import EXIT_FAIL, EXIT_PASS, FcvError, UsageError
 from verifier import doctor, images
 from verifier.task import Task
 from verifier.trial import AgentSpec, TrialOptions, run_trial
@@ -218,5 +218,3 @@ def _gc(args: argparse.Namespace) -> int:
 
 if __name__ == "__main__":  # pragma: no cover
     sys.exit(main())
-
-__all__ = ["main", "EXIT_ERROR", "EXIT_USAGE"]

@@ -50,7 +50,7 @@ def _split(ref: str) -> tuple[str, str]:
 def _find_busybox() -> str:
     for candidate in (shutil.which("busybox"), "/bin/busybox", "/usr/bin/busybox"):
         if candidate and os.path.exists(candidate):
-            ldd = subprocess.run(["ldd", candidate], capture_output=True, text=True)
+            ldd = subprocess.run(["ldd", candidate], capture_output=True, text=True, check=False)
             if ldd.returncode != 0 or "not a dynamic" in (ldd.stdout + ldd.stderr):
                 return candidate
     raise BootstrapError(
@@ -88,7 +88,7 @@ def _python_rootfs(root: str, progress: Callable[[str], None]) -> None:
     proc = subprocess.run(
         [debootstrap, "--variant=minbase", "--include=python3,python3-pytest", "bookworm",
          root],
-        capture_output=True, text=True)
+        capture_output=True, text=True, check=False)
     if proc.returncode != 0:
         tail = "\n".join((proc.stdout + proc.stderr).strip().splitlines()[-15:])
         raise BootstrapError(f"debootstrap failed (exit {proc.returncode}):\n{tail}")

@@ -17,7 +17,6 @@ from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 
 import attrs
-import docker.errors
 
 from isolation import labels as L
 from isolation import snapshot as snapshots
@@ -123,11 +122,11 @@ def build_task_image(engine: Engine, task: Task, *, trial_id: str,
         return engine.build(context, dockerfile=os.path.basename(task.dockerfile),
                             labels=L.trial_labels(trial_id, "task-image"),
                             timeout_s=env.build_timeout_sec)
-    except docker.errors.BuildError as e:
+    except BuildError as e:
         raise BuildError(_describe_build_failure(task.dockerfile, e)) from None
 
 
-def _describe_build_failure(dockerfile: str, error: docker.errors.BuildError) -> str:
+def _describe_build_failure(dockerfile: str, error: BuildError) -> str:
     """Name the failing instruction by its line in the task's Dockerfile (the engine's own
     step numbers count steps fcv adds, so they would mislead)."""
     instruction: str | None = None
@@ -150,7 +149,7 @@ def _describe_build_failure(dockerfile: str, error: docker.errors.BuildError) ->
         except OSError:
             pass
     tail = "\n    ".join(output[-5:])
-    message = f"{dockerfile}: build failed{where}: {error.msg}"
+    message = f"{dockerfile}: build failed{where}: {error}"
     return message + (f"\n    {tail}" if tail else "")
 
 
