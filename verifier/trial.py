@@ -24,6 +24,7 @@ from isolation.agent import IDLE_COMMAND, Process, Sandbox
 from isolation.engine import Engine, ExecResult
 from isolation.errors import BuildError, EngineError, FcvError, ImageMissing, TaskError, UsageError
 from isolation.hardening import Hardening
+from verifier import environment
 from verifier.fresh import Verification, detect_shell, verify_split
 from verifier.same import verify_same
 from verifier.task import Task, resolve_env
@@ -81,6 +82,10 @@ class TrialOptions:
     threshold: float = 1.0
     hardening: Hardening = attrs.field(factory=Hardening)
     verifier_hardening: Hardening = attrs.field(factory=Hardening)
+    #: Opt-in verifier mitigations (names from verifier.environment.OPT_IN).
+    mitigations: tuple[str, ...] = attrs.field(
+        default=(), converter=tuple,
+        validator=attrs.validators.deep_iterable(attrs.validators.in_(tuple(environment.OPT_IN))))
 
 
 @attrs.frozen(kw_only=True)
@@ -250,6 +255,9 @@ def run_trial(engine: Engine, task: Task, options: TrialOptions, *,
             try:
                 image = build_task_image(engine, task, trial_id=trial_id, progress=progress)
                 workdir = resolve_workdir(engine, task, image)
+                split_env = environment.split_environment(
+                    environment.image_env(engine.inspect_image(image)["Config"].get("Env")),
+                    verifier_env, opt_in=options.mitigations)
                 shell = detect_shell(engine, image, trial_id=trial_id)
                 hardening = options.hardening.with_limits(
                     memory_mb=task.environment.memory_mb, cpus=task.environment.cpus)
@@ -287,7 +295,7 @@ def run_trial(engine: Engine, task: Task, options: TrialOptions, *,
                             engine, trial_id=trial_id, image_id=image, workspace_volume=volume,
                             workdir=workdir, tests_dir=task.tests_dir,
                             hardening=verifier_hardening, user=task.verifier.user,
-                            environment=verifier_env, timeout_s=task.verifier.timeout_sec,
+                            environment=split_env, timeout_s=task.verifier.timeout_sec,
                             threshold=options.threshold, read_only=read_only, shell=shell)
                     else:
                         progress("verifying inside the agent's own container (same)")
