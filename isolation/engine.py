@@ -373,6 +373,12 @@ class Engine:
         return _call("inspect a container", lambda: self.api.inspect_container(container),
                      retry=True)
 
+    def logs(self, container: str, *, stdout: bool = True, stderr: bool = True) -> str:
+        """A finished container's output, decoded (invalid UTF-8 replaced)."""
+        raw = _call("read a container's output",
+                    lambda: self.api.logs(container, stdout=stdout, stderr=stderr))
+        return bytes(raw).decode("utf-8", "replace")
+
     def top(self, container: str) -> list[dict[str, str]]:
         """The processes of a running or paused container (``docker top``)."""
         result = _call("list the agent's processes", lambda: self.api.top(container, "-ef"))
@@ -482,6 +488,9 @@ class Engine:
                     self.api.unpause(container)
             except docker.errors.NotFound:
                 return
+            except docker.errors.APIError as e:
+                # Unpaused or being removed meanwhile: the forced removal below settles it.
+                log.debug("unpause before removal: %s", e)
             try:
                 self.api.remove_container(container, force=True, v=False)
             except docker.errors.NotFound:
@@ -491,24 +500,34 @@ class Engine:
 
     # -- cleanup by label -------------------------------------------------------------------
 
-    def list_labelled(self, trial_id: str | None = None) -> dict[str, list[str]]:
-        """IDs of fcv trial resources: containers, volumes, images (one trial's, or all)."""
+    def list_labelled(self, trial_id: str | None = None, *,
+                      spare_live: bool = False) -> dict[str, list[str]]:
+        """IDs of fcv trial resources: containers, volumes, images (one trial's, or all).
+
+        With ``spare_live``, resources whose owner (``fcv.owner``) is another fcv process still
+        running on this host are left out: they belong to a trial in progress."""
         filters = L.trial_filter(trial_id)
 
+        def keep(labels: Mapping[str, str] | None) -> bool:
+            return not (spare_live and L.owner_alive((labels or {}).get(L.OWNER)))
+
         def run() -> dict[str, list[str]]:
-            containers = [c["Id"] for c in self.api.containers(all=True, filters=filters)]
+            containers = [c["Id"] for c in self.api.containers(all=True, filters=filters)
+                          if keep(c.get("Labels"))]
             volumes = [v["Name"] for v in (self.api.volumes(filters=filters) or {})
-                       .get("Volumes") or []]
-            images = [i["Id"] for i in self.api.images(all=True, filters=filters)]
+                       .get("Volumes") or [] if keep(v.get("Labels"))]
+            images = [i["Id"] for i in self.api.images(all=True, filters=filters)
+                      if keep(i.get("Labels"))]
             return {"containers": containers, "volumes": volumes, "images": images}
 
         return _call("list fcv resources", run, retry=True)
 
-    def remove_labelled(self, trial_id: str | None = None) -> dict[str, int]:
+    def remove_labelled(self, trial_id: str | None = None, *,
+                        spare_live: bool = False) -> dict[str, int]:
         """Remove every container, then volume, then image labelled for ``trial_id`` (or for
-        any trial). Returns how many of each were removed; the first failure is raised after
-        everything else was tried."""
-        found = self.list_labelled(trial_id)
+        any trial; see :meth:`list_labelled` for ``spare_live``). Returns how many of each
+        were removed; the first failure is raised after everything else was tried."""
+        found = self.list_labelled(trial_id, spare_live=spare_live)
         first_error: EngineError | None = None
         removed = {"containers": 0, "volumes": 0, "images": 0}
         steps: list[tuple[str, Callable[[str], None]]] = [

@@ -7,7 +7,7 @@ the containers that the engine kept them.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 import attrs
@@ -50,6 +50,10 @@ def _capabilities(_: Any, attribute: attrs.Attribute[Any], value: tuple[str, ...
                          f"expected names like CHOWN or SETUID (no CAP_ prefix)")
 
 
+def _to_tuple(value: Iterable[str]) -> tuple[str, ...]:
+    return tuple(value)
+
+
 def _positive(_: Any, attribute: attrs.Attribute[Any], value: float) -> None:
     if isinstance(value, bool) or not value > 0:
         raise ValueError(f"{attribute.name}: expected a positive number, got {value!r}")
@@ -59,9 +63,9 @@ def _positive(_: Any, attribute: attrs.Attribute[Any], value: float) -> None:
 class Hardening:
     """How one container is confined."""
 
-    cap_drop: tuple[str, ...] = attrs.field(default=("ALL",), converter=tuple,
+    cap_drop: tuple[str, ...] = attrs.field(default=("ALL",), converter=_to_tuple,
                                             validator=_capabilities)
-    cap_add: tuple[str, ...] = attrs.field(default=MINIMAL_CAP_ADD, converter=tuple,
+    cap_add: tuple[str, ...] = attrs.field(default=MINIMAL_CAP_ADD, converter=_to_tuple,
                                            validator=_capabilities)
     no_new_privileges: bool = True
     pids_limit: int = attrs.field(default=DEFAULT_PIDS_LIMIT, validator=_positive)

@@ -6,12 +6,15 @@ leftovers can be swept by ``fcv gc``.
 
 from __future__ import annotations
 
+import os
 import secrets
+import socket
 
 NAMESPACE = "fcv."
 TRIAL = "fcv.trial"
 ROLE = "fcv.role"
 BASE = "fcv.base"
+OWNER = "fcv.owner"
 
 ROLES = frozenset(
     {"task-image", "agent", "workspace", "snapshot", "commit", "verifier", "verifier-logs",
@@ -34,7 +37,30 @@ def trial_labels(trial_id: str, role: str) -> dict[str, str]:
         raise ValueError("trial_id must not be empty")
     if role not in ROLES:
         raise ValueError(f"unknown resource role {role!r}; expected one of {sorted(ROLES)}")
-    return {TRIAL: trial_id, ROLE: role}
+    return {TRIAL: trial_id, ROLE: role, OWNER: owner()}
+
+
+def owner() -> str:
+    """``host:pid`` of this fcv process, so ``fcv gc`` can spare trials still in progress."""
+    return f"{socket.gethostname()}:{os.getpid()}"
+
+
+def owner_alive(value: str | None) -> bool:
+    """Whether the fcv process named by an owner label still runs (on this host). Resources
+    of other hosts, of unknown owners, and of this very process count as not alive."""
+    host, _, pid_text = (value or "").rpartition(":")
+    if host != socket.gethostname() or not pid_text.isdigit():
+        return False
+    pid = int(pid_text)
+    if pid == os.getpid():
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
 
 
 def resource_name(trial_id: str, role: str) -> str:

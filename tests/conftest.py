@@ -11,9 +11,24 @@ from collections.abc import Iterator
 
 import pytest
 
+from isolation import labels
 from isolation.engine import Engine
 from isolation.errors import FcvError
 from verifier import images
+
+#: Every trial id minted in this test process: leak checks judge only these, so that other
+#: fcv processes sharing the engine (a developer's own runs) neither fail nor lose trials.
+SESSION_TRIALS: set[str] = set()
+_mint = labels.new_trial_id
+
+
+def _recording_trial_id() -> str:
+    trial_id = _mint()
+    SESSION_TRIALS.add(trial_id)
+    return trial_id
+
+
+labels.new_trial_id = _recording_trial_id  # type: ignore[assignment]
 
 
 def _engine_required() -> bool:
@@ -39,31 +54,32 @@ def engine() -> Iterator[Engine]:
     eng.close()
 
 
+def session_resources(eng: Engine) -> dict[str, list[str]]:
+    """Labelled resources of trials minted by this test process."""
+    found: dict[str, list[str]] = {"containers": [], "volumes": [], "images": []}
+    for trial_id in sorted(SESSION_TRIALS):
+        for kind, ids in eng.list_labelled(trial_id).items():
+            found[kind].extend(ids)
+    return found
+
+
 @pytest.fixture(autouse=True)
 def _no_leaks(request: pytest.FixtureRequest) -> Iterator[None]:
-    """After every engine test, no fcv.trial-labelled resource it created may remain.
-
-    Resources that existed before the test (another process's) are not this test's to judge.
-    """
+    """After every engine test, no resource of a trial it started may remain, and no
+    unlabelled image may have appeared (a build's intermediate images)."""
     if "engine" not in request.fixturenames:
         yield
         return
     eng: Engine = request.getfixturevalue("engine")
-    before = {k: set(v) for k, v in eng.list_labelled().items()}
     images_before = {i["Id"] for i in eng.api.images(all=True)}
     yield
-    leaked = {k: sorted(set(v) - before[k]) for k, v in eng.list_labelled().items()}
-    # Unlabelled images too: a build's intermediate images must not pile up either.
+    leaked = session_resources(eng)
+    if any(leaked.values()):
+        for trial_id in SESSION_TRIALS:
+            eng.remove_labelled(trial_id)
+        pytest.fail(f"test leaked fcv.trial resources: {leaked}")
+    labelled = {i["Id"] for i in eng.api.images(all=True, filters={"label": ["fcv.trial"]})}
     base = {i["Id"] for i in eng.api.images(filters={"label": ["fcv.base"]})}
-    stray = ({i["Id"] for i in eng.api.images(all=True)} - images_before - base
-             - set(leaked["images"]))
+    stray = {i["Id"] for i in eng.api.images(all=True)} - images_before - base - labelled
     if stray:
         pytest.fail(f"test left unlabelled images behind: {sorted(stray)}")
-    if any(leaked.values()):
-        for cid in leaked["containers"]:
-            eng.remove_container(cid)
-        for vol in leaked["volumes"]:
-            eng.remove_volume(vol)
-        for image in leaked["images"]:
-            eng.remove_image(image)
-        pytest.fail(f"test leaked fcv.trial resources: {leaked}")

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -253,7 +254,7 @@ class TestWorkspace:
             names = _volume_listing(engine, volumes[0]["Name"])
             assert "app/done.txt" in names and "app/written" not in names
         finally:
-            assert main(["gc"]) == EXIT_PASS
+            assert main(["gc", "--trial", doc["trial_id"]]) == EXIT_PASS
             capsys.readouterr()
 
 
@@ -297,10 +298,11 @@ class TestKeepAndGc:
             # The task's own limits, for the agent and the verifier alike.
             assert info["HostConfig"]["Memory"] == 256 * 1024 * 1024
             assert info["HostConfig"]["NanoCpus"] == 500_000_000
-        assert main(["gc", "--dry-run"]) == EXIT_PASS
-        assert any(engine.list_labelled().values())
+        assert main(["gc", "--dry-run", "--trial", doc["trial_id"]]) == EXIT_PASS
+        assert "would remove 2 containers, 3 volumes, 2 images" in capsys.readouterr().err
+        assert any(engine.list_labelled(doc["trial_id"]).values())
         assert main(["gc"]) == EXIT_PASS
-        assert not any(engine.list_labelled().values())
+        assert not any(engine.list_labelled(doc["trial_id"]).values())
 
 
 class TestInterrupt:
@@ -314,9 +316,12 @@ class TestInterrupt:
                                  "--agent-script", str(agent), "--json"],
                                 cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                 text=True)
+        owner = f"fcv.owner={socket.gethostname()}:{proc.pid}"
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
-            if engine.api.containers(filters={"label": ["fcv.role=agent"]}):
+            agents = engine.api.containers(filters={"label": ["fcv.role=agent", owner]})
+            if agents:
+                trial_id = agents[0]["Labels"]["fcv.trial"]
                 break
             time.sleep(0.2)
         else:
@@ -326,7 +331,8 @@ class TestInterrupt:
         proc.send_signal(sig)
         _, err = proc.communicate(timeout=60)
         assert proc.returncode not in (EXIT_PASS, EXIT_FAIL), err
-        assert not any(engine.list_labelled().values()), err
+        assert "interrupted" in err
+        assert not any(engine.list_labelled(trial_id).values()), err
 
 
 class TestDoctorAndImages:

@@ -103,6 +103,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     gc = sub.add_parser("gc", help="remove everything labelled fcv.trial (crashed runs)")
     gc.add_argument("--dry-run", action="store_true", help="only list what would be removed")
+    gc.add_argument("--trial", metavar="ID", help="only this trial's resources")
+    gc.add_argument("--all", action="store_true",
+                    help="also trials whose fcv process still runs on this host (by default "
+                         "they are in progress and spared)")
     return parser
 
 
@@ -204,12 +208,13 @@ def _doctor(args: argparse.Namespace) -> int:
 def _gc(args: argparse.Namespace) -> int:
     engine = Engine.connect()
     try:
-        found = engine.list_labelled()
+        spare = not args.all
+        found = engine.list_labelled(args.trial, spare_live=spare)
         summary = ", ".join(f"{len(v)} {k}" for k, v in found.items())
         if args.dry_run:
             _status(f"would remove {summary}")
             return EXIT_PASS
-        removed = engine.remove_labelled()
+        removed = engine.remove_labelled(args.trial, spare_live=spare)
         _status("removed " + ", ".join(f"{v} {k}" for k, v in removed.items()))
         return EXIT_PASS
     finally:

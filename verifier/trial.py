@@ -19,12 +19,14 @@ from contextlib import contextmanager
 import attrs
 
 from isolation import labels as L
+from isolation import scan
 from isolation import snapshot as snapshots
 from isolation.agent import IDLE_COMMAND, Process, Sandbox
 from isolation.engine import Engine, ExecResult
 from isolation.errors import BuildError, EngineError, FcvError, ImageMissing, TaskError, UsageError
 from isolation.hardening import Hardening
 from verifier import environment
+from verifier import findings as F
 from verifier.fresh import Verification, detect_shell, verify_split
 from verifier.same import verify_same
 from verifier.task import Task, resolve_env
@@ -82,6 +84,7 @@ class TrialOptions:
     threshold: float = 1.0
     hardening: Hardening = attrs.field(factory=Hardening)
     verifier_hardening: Hardening = attrs.field(factory=Hardening)
+    policy: F.Policy = attrs.field(factory=F.Policy)
     #: Opt-in verifier mitigations (names from verifier.environment.OPT_IN).
     mitigations: tuple[str, ...] = attrs.field(
         default=(), converter=tuple,
@@ -227,13 +230,43 @@ def _result(trial_id: str, task: Task, mode: str, options: TrialOptions, *,
                        task_image=image, findings=findings)
 
 
-def _freeze_findings(processes: list[Process]) -> tuple[Finding, ...]:
+def _left_running(processes: list[Process]) -> list[tuple[str, str]]:
     # The container's idle loop (and its sleep) is fcv's; anything else the agent left running.
-    left = [p for p in processes if p.command not in (f"sh -c {IDLE_COMMAND}", "sleep 3600")]
-    return tuple(
-        Finding(code="agent-process-at-freeze", severity="medium", path=f"pid:{p.pid}",
-                message=f"process still running when the agent was frozen: {p.command}")
-        for p in left)
+    return [(p.pid, p.command) for p in processes
+            if p.command not in (f"sh -c {IDLE_COMMAND}", "sleep 3600")]
+
+
+def collect_findings(engine: Engine, box: Sandbox, snap: snapshots.Snapshot,
+                     processes: list[Process], *, trial_id: str) -> tuple[tuple[Finding, ...],
+                                                                         str | None]:
+    """Findings from the diff, the snapshot scan and the processes at freeze time, and the
+    reason the scan failed (None when it completed)."""
+    diff = snap.diff if snap.method == "commit" else tuple(engine.diff(box.container_id))
+    scan_error = None
+    entries: tuple[scan.ScanEntry, ...] = ()
+    try:
+        entries = scan.scan_volume(engine, snap.volume, trial_id=trial_id).entries
+    except EngineError as e:
+        scan_error = f"workspace scan failed, so the policy could not be applied: {e}"
+    found = [*F.from_diff(diff, workdir=box.workdir),
+             *F.from_scan(entries, workdir=box.workdir),
+             *F.from_processes(_left_running(processes))]
+    return F.cap(found), scan_error
+
+
+def apply_policy(result: TrialResult, policy: F.Policy, *, scan_error: str | None) -> TrialResult:
+    """The split verdict after the policy: a finding it fails on turns pass into fail; a scan
+    that did not complete makes the verdict error (the policy could not be checked)."""
+    if result.verdict == "error":
+        return result
+    if scan_error is not None:
+        return attrs.evolve(result, verdict="error", error=scan_error)
+    violations = set(policy.violations(result.findings))
+    if not violations:
+        return result
+    marked = tuple(attrs.evolve(f, fails_verdict=True) if f in violations else f
+                   for f in result.findings)
+    return attrs.evolve(result, verdict="fail", findings=marked)
 
 
 def run_trial(engine: Engine, task: Task, options: TrialOptions, *,
@@ -269,10 +302,11 @@ def run_trial(engine: Engine, task: Task, options: TrialOptions, *,
                 agent = run_agent(box, task, options.agent, progress=progress)
                 agent_phase = agent.phase
                 processes = box.freeze()
-                findings = _freeze_findings(processes)
                 progress(f"agent frozen; snapshot by {options.snapshot_method}")
                 snap = snapshots.take(engine, box, method=options.snapshot_method,
                                       receiver_image=image)
+                findings, scan_error = collect_findings(engine, box, snap, processes,
+                                                        trial_id=trial_id)
             except UsageError:
                 raise
             except FcvError as e:
@@ -306,6 +340,9 @@ def run_trial(engine: Engine, task: Task, options: TrialOptions, *,
                     results[mode] = _result(trial_id, task, mode, options, agent=agent_phase,
                                             verification=verification, image=image,
                                             findings=findings)
+                    if mode == "split":
+                        results[mode] = apply_policy(results[mode], options.policy,
+                                                     scan_error=scan_error)
                 except EngineError as e:
                     results[mode] = _result(trial_id, task, mode, options, agent=agent_phase,
                                             verification=None, image=image, findings=findings,

@@ -14,6 +14,7 @@ TRIAL_SCHEMA = "fcv.trial/v1"
 COMPARE_SCHEMA = "fcv.compare/v1"
 VERDICTS = ("pass", "fail", "error")
 MODES = ("split", "same")
+TABLE_FINDINGS = 8
 
 
 @attrs.frozen(kw_only=True)
@@ -38,10 +39,12 @@ class Finding:
     severity: str
     path: str
     message: str
+    #: Set when the policy turned the split verdict into ``fail`` because of this finding.
+    fails_verdict: bool = False
 
     def to_json(self) -> dict[str, Any]:
         return {"code": self.code, "severity": self.severity, "path": self.path,
-                "message": self.message}
+                "message": self.message, "fails_verdict": self.fails_verdict}
 
 
 @attrs.frozen(kw_only=True)
@@ -121,10 +124,20 @@ class Comparison:
         if not self.divergent:
             return f"both verdicts agree: {same.verdict}"
         if same.verdict == "pass" and split.verdict != "pass":
-            return ("the agent's own container passed what a pristine verifier "
-                    f"{'failed' if split.verdict == 'fail' else 'could not verify'}: "
-                    "the same-container verdict was gamed or depends on state outside the "
-                    "workspace")
+            enforced = [f for f in split.findings if f.fails_verdict]
+            if enforced:
+                f = enforced[0]
+                return (f"the policy fails the split verdict on {f.code} at {f.path}: "
+                        f"{f.message}")
+            lead = ("the agent's own container passed what a pristine verifier "
+                    f"{'failed' if split.verdict == 'fail' else 'could not verify'}")
+            for severity in ("high", "medium", "low"):
+                hits = [f for f in split.findings if f.severity == severity]
+                if hits:
+                    f = hits[0]
+                    return (f"{lead}; it depends on state outside the workspace: {f.code} "
+                            f"{f.path} ({f.message}): gamed, or the task is split-incompatible")
+            return f"{lead}: the same-container verdict was gamed"
         if split.verdict == "pass":
             return ("only the pristine verifier passed: the agent's container broke its own "
                     "verification")
@@ -159,8 +172,11 @@ def format_table(comparison: Comparison) -> str:
     lines = ["  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip()
              for r in rows]
     lines.insert(1, "  ".join("-" * w for w in widths))
-    findings = {f.code: f for f in (*comparison.split.findings, *comparison.same.findings)}
-    for f in findings.values():
-        lines.append(f"finding [{f.severity}] {f.code} {f.path}: {f.message}")
+    shown = comparison.split.findings[:TABLE_FINDINGS]
+    for f in shown:
+        mark = " (fails the split verdict)" if f.fails_verdict else ""
+        lines.append(f"finding [{f.severity}] {f.code} {f.path}: {f.message}{mark}")
+    if len(comparison.split.findings) > len(shown):
+        lines.append(f"... {len(comparison.split.findings) - len(shown)} more findings in --json")
     lines.append(("DIVERGENT: " if comparison.divergent else "") + comparison.explanation())
     return "\n".join(lines)

@@ -1,0 +1,111 @@
+"""Scanning a snapshot for findings, without running anything from the agent's image.
+
+The scanner is :mod:`isolation.scan_payload`, run by ``python3 -I`` in a container of fcv's own
+base image ``fcv/python:bookworm`` (never the task's or the agent's), with the snapshot mounted
+read-only, no network, and one capability (DAC_READ_SEARCH, to list directories the agent made
+private). It reads metadata only: links are never followed, FIFOs and devices never opened.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Mapping
+from typing import Any
+
+import attrs
+
+from isolation import archive
+from isolation import labels as L
+from isolation.engine import Engine, VolumeMount
+from isolation.errors import EngineError
+from isolation.hardening import Hardening
+
+SCANNER_IMAGE = "fcv/python:bookworm"
+_MOUNT = "/fcv-snapshot"
+_PAYLOAD = os.path.join(os.path.dirname(__file__), "scan_payload.py")
+SCAN_TIMEOUT_S = 300.0
+
+
+@attrs.frozen(kw_only=True)
+class ScanEntry:
+    """One notable entry of a snapshot (path relative to the workspace root)."""
+
+    path: str
+    kind: str
+    mode: int
+    uid: int
+    gid: int
+    nlink: int
+    size: int
+    reasons: tuple[str, ...]
+    target: str | None = None
+
+    @classmethod
+    def from_mapping(cls, data: Mapping[str, Any]) -> ScanEntry:
+        return cls(path=str(data["path"]), kind=str(data["kind"]), mode=int(data["mode"]),
+                   uid=int(data["uid"]), gid=int(data["gid"]), nlink=int(data["nlink"]),
+                   size=int(data["size"]), reasons=tuple(data["reasons"]),
+                   target=data.get("target"))
+
+
+@attrs.frozen(kw_only=True)
+class ScanReport:
+    entries: tuple[ScanEntry, ...]
+    summary: Mapping[str, int]
+
+
+def parse_output(text: str) -> ScanReport:
+    """Parse the scanner's JSON lines.
+
+    Raises:
+        EngineError: the output is incomplete (no summary line) or malformed.
+    """
+    entries: list[ScanEntry] = []
+    summary: Mapping[str, int] | None = None
+    for line in text.splitlines():
+        if not line.strip():
+            continue
+        try:
+            record = json.loads(line)
+            if "entry" in record:
+                entries.append(ScanEntry.from_mapping(record["entry"]))
+            elif "summary" in record:
+                summary = {str(k): int(v) for k, v in record["summary"].items()}
+        except (ValueError, KeyError, TypeError) as e:
+            raise EngineError(f"workspace scanner printed a malformed line: {line[:200]!r}") from e
+    if summary is None:
+        raise EngineError("workspace scanner ended without its summary: " + text[-500:])
+    return ScanReport(entries=tuple(entries), summary=summary)
+
+
+def scan_volume(engine: Engine, volume: str, *, trial_id: str,
+                image: str = SCANNER_IMAGE) -> ScanReport:
+    """Scan a snapshot volume and return its notable entries.
+
+    Raises:
+        EngineError: the scanner image is missing, or the scan did not complete.
+    """
+    if engine.image_id(image) is None:
+        raise EngineError(f"the workspace scanner needs {image}; run `fcv images bootstrap`")
+    with open(_PAYLOAD, "rb") as f:
+        payload = f.read()
+    hardening = Hardening(cap_add=("DAC_READ_SEARCH",), pids_limit=64, memory_mb=512)
+    container = engine.create_container(
+        image, ["python3", "-I", "/fcv-scan/scan.py", _MOUNT], entrypoint=[],
+        name=L.resource_name(trial_id, "probe") + "-scan",
+        labels=L.trial_labels(trial_id, "probe"), host_config=hardening.host_config(),
+        mounts=[VolumeMount(volume=volume, target=_MOUNT, read_only=True)],
+        user="0", working_dir="/")
+    try:
+        engine.put_archive(container, "/", archive.file_tar("fcv-scan/scan.py", payload))
+        engine.start(container)
+        waited = engine.wait(container, timeout_s=SCAN_TIMEOUT_S)
+        output = engine.logs(container, stdout=True, stderr=False)
+        if waited.timed_out or waited.exit_code != 0:
+            errors = engine.logs(container, stdout=False, stderr=True)
+            raise EngineError(f"workspace scan failed (exit {waited.exit_code}, timed out: "
+                              f"{waited.timed_out}): {errors[-500:]}")
+        return parse_output(output)
+    finally:
+        engine.remove_container(container)
