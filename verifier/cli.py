@@ -11,6 +11,7 @@ import argparse
 import json
 import logging
 import os
+import signal
 import sys
 import traceback
 from collections.abc import Sequence
@@ -18,7 +19,7 @@ from typing import Any
 
 from isolation.engine import Engine
 from isolation.errors import EXIT_FAIL, EXIT_PASS, FcvError, UsageError
-from verifier import doctor, images
+from verifier import doctor, images, suite
 from verifier.task import Task
 from verifier.trial import AgentSpec, TrialOptions, run_trial
 from verifier.verdict import Comparison, format_table
@@ -63,6 +64,23 @@ def _add_agent_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--keep", action="store_true",
                    help="leave the trial's containers, volumes and images for inspection")
     p.add_argument("--json", action="store_true", help="print one JSON document to stdout")
+    _add_mitigation_args(p)
+
+
+def _add_mitigation_args(p: argparse.ArgumentParser) -> None:
+    g = p.add_argument_group("opt-in verifier mitigations (split verdict only)")
+    g.add_argument("--pin-pytest", action="store_true",
+                   help="PYTEST_ADDOPTS pins pytest's config, rootdir and conftest search to "
+                        "/tests (closes workspace conftest.py/pytest.ini; may break tasks that "
+                        "rely on an ini file)")
+    g.add_argument("--no-plugin-autoload", action="store_true",
+                   help="PYTEST_DISABLE_PLUGIN_AUTOLOAD=1 (closes entry-point plugins; tasks "
+                        "needing a plugin must load it with -p)")
+
+
+def _mitigations(args: argparse.Namespace) -> tuple[str, ...]:
+    chosen = (("pin-pytest", args.pin_pytest), ("no-plugin-autoload", args.no_plugin_autoload))
+    return tuple(name for name, on in chosen if on)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -87,6 +105,18 @@ def build_parser() -> argparse.ArgumentParser:
                                      "state. Exit 0 unless either verdict is error (3).")
     cmp.add_argument("task", help="Harbor task directory")
     _add_agent_args(cmp)
+
+    suite = sub.add_parser(
+        "suite", help="run a corpus of attack and honest cases, check every expectation",
+        description="Run every case (a directory with case.toml) under DIR with `compare`, in "
+                    "parallel, and check its expectations. Exit 0 when all hold, 1 when any is "
+                    "violated, 2 when a case does not load.")
+    suite.add_argument("dirs", nargs="+", metavar="DIR", help="corpus directories")
+    suite.add_argument("--jobs", "-j", type=int, default=2, help="cases at a time (default 2)")
+    suite.add_argument("--json", metavar="FILE", help="write the full results as JSON")
+    suite.add_argument("--junit", metavar="FILE", help="write JUnit XML, one test per case")
+    suite.add_argument("--markdown", metavar="FILE", help="write the summary table")
+    _add_mitigation_args(suite)
 
     img = sub.add_parser("images", help="local base images (no registry)")
     img_sub = img.add_subparsers(dest="images_command", required=True, parser_class=_Parser)
@@ -135,6 +165,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _dispatch(args: argparse.Namespace) -> int:
     if args.command in ("run", "compare"):
         return _run(args)
+    if args.command == "suite":
+        return _suite(args)
     if args.command == "images":
         return _images(args)
     if args.command == "doctor":
@@ -155,7 +187,8 @@ def _run(args: argparse.Namespace) -> int:
     task = _load_task(args.task)
     modes = ("split", "same") if args.command == "compare" else (args.mode,)
     options = TrialOptions(agent=agent, modes=modes, snapshot_method=args.snapshot,
-                           workspace=args.workspace, keep=args.keep, threshold=args.threshold)
+                           workspace=args.workspace, keep=args.keep, threshold=args.threshold,
+                           mitigations=_mitigations(args))
     engine = Engine.connect()
     try:
         trial = run_trial(engine, task, options, progress=_status)
@@ -174,6 +207,53 @@ def _run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(result.to_json(), indent=2))
     return result.exit_code
+
+
+def _suite(args: argparse.Namespace) -> int:
+    if args.jobs < 1:
+        raise UsageError(f"--jobs: expected a positive number, got {args.jobs}")
+    cases = suite.discover(args.dirs)
+    mitigations = _mitigations(args)
+    _status(f"suite: {len(cases)} cases, {args.jobs} at a time")
+    tty = sys.stderr.isatty()
+
+    def on_done(outcome: suite.Outcome, done: int, total: int) -> None:
+        prefix = f"[{done:>{len(str(total))}}/{total}] "
+        if tty:
+            print("\r\033[K", end="", file=sys.stderr)
+        print(prefix + suite.describe(outcome), file=sys.stderr, flush=True)
+        if tty and done < total:
+            print(f"running... {done}/{total} done", end="", file=sys.stderr, flush=True)
+
+    previous = signal.signal(signal.SIGTERM, _raise_interrupt)
+    try:
+        outcomes = suite.run_suite(cases, jobs=args.jobs, mitigations=mitigations,
+                                   on_done=on_done)
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+    figures = suite.summary(outcomes)
+    if args.json:
+        _write(args.json, json.dumps(suite.to_json(outcomes, mitigations=mitigations),
+                                     indent=2).encode())
+    if args.junit:
+        _write(args.junit, suite.to_junit(outcomes))
+    if args.markdown:
+        _write(args.markdown, suite.to_markdown(outcomes).encode())
+    print(suite.to_markdown(outcomes), file=sys.stderr)
+    _status(", ".join(f"{k} {v}" for k, v in figures.items()))
+    return EXIT_FAIL if figures["expectation_violations"] else EXIT_PASS
+
+
+def _raise_interrupt(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt(f"signal {signum}")
+
+
+def _write(path: str, data: bytes) -> None:
+    tmp = f"{path}.tmp"
+    with open(tmp, "wb") as f:
+        f.write(data)
+    os.replace(tmp, path)
+    _status(f"wrote {path}")
 
 
 def _images(args: argparse.Namespace) -> int:

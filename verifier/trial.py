@@ -13,7 +13,7 @@ from __future__ import annotations
 import os
 import posixpath
 import signal
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 
 import attrs
@@ -73,6 +73,10 @@ class AgentSpec:
         return self.script if self.kind == "script" and self.script else self.kind
 
 
+def _to_tuple(value: Iterable[str]) -> tuple[str, ...]:
+    return tuple(value)
+
+
 @attrs.frozen(kw_only=True)
 class TrialOptions:
     agent: AgentSpec
@@ -87,7 +91,7 @@ class TrialOptions:
     policy: F.Policy = attrs.field(factory=F.Policy)
     #: Opt-in verifier mitigations (names from verifier.environment.OPT_IN).
     mitigations: tuple[str, ...] = attrs.field(
-        default=(), converter=tuple,
+        default=(), converter=_to_tuple,
         validator=attrs.validators.deep_iterable(attrs.validators.in_(tuple(environment.OPT_IN))))
 
 
