@@ -28,7 +28,9 @@ from isolation.errors import UsageError
 from isolation.hardening import Hardening
 
 #: Keeps the container alive between execs; ``sh`` is the one program every task image has.
-IDLE_COMMAND = "trap 'exit 0' TERM; while :; do sleep 3600 & wait $!; done"
+#: It ignores the signals an agent could send it (the kernel already shields a namespace's
+#: init from SIGKILL sent inside it), so the agent cannot stop the container before the freeze.
+IDLE_COMMAND = "trap '' TERM INT HUP QUIT USR1 USR2; while :; do sleep 3600 & wait $!; done"
 
 LOG_DIRS = {"logs": 0o755, "logs/agent": 0o777, "logs/verifier": 0o777, "logs/artifacts": 0o777}
 
@@ -55,6 +57,8 @@ class Sandbox:
     user: str | None = None
     environment: Mapping[str, str] = attrs.field(factory=dict)
     frozen: bool = False
+    #: Host PIDs of fcv's own idle processes, seen before any agent code ran.
+    idle_pids: frozenset[str] = frozenset()
 
     @classmethod
     def start(
@@ -68,7 +72,9 @@ class Sandbox:
         user: str | None = None,
         environment: Mapping[str, str] | None = None,
     ) -> Sandbox:
-        """Create the workspace volume and start the hardened agent container.
+        """Create the workspace volume and start the hardened agent container. The container
+        runs as the image's user; ``user`` is the default for :meth:`exec` (Harbor likewise
+        switches user per command, so same-container verification runs as the image's user).
 
         Raises:
             UsageError: if ``workdir`` is not an absolute path below ``/``.
@@ -80,25 +86,31 @@ class Sandbox:
         hardening = hardening or Hardening()
         volume = engine.create_volume(L.resource_name(trial_id, "workspace"),
                                       labels=L.trial_labels(trial_id, "workspace"))
-        container = engine.create_container(
-            image_id,
-            [IDLE_COMMAND],
-            entrypoint=["sh", "-c"],
-            name=L.resource_name(trial_id, "agent"),
-            labels=L.trial_labels(trial_id, "agent"),
-            host_config=hardening.host_config(),
-            # no_copy=False: the engine fills the fresh volume with the image's workdir.
-            mounts=[VolumeMount(volume=volume, target=workdir, no_copy=False)],
-            user=user,
-            working_dir=workdir,
-            environment=environment,
-        )
-        box = cls(engine=engine, trial_id=trial_id, container_id=container,
-                  workspace_volume=volume, workdir=workdir, image_id=image_id, user=user,
-                  environment=dict(environment or {}))
-        engine.put_archive(container, "/", archive.dirs_tar(LOG_DIRS))
-        engine.start(container)
-        return box
+        container: str | None = None
+        try:
+            container = engine.create_container(
+                image_id,
+                [IDLE_COMMAND],
+                entrypoint=["sh", "-c"],
+                name=L.resource_name(trial_id, "agent"),
+                labels=L.trial_labels(trial_id, "agent"),
+                host_config=hardening.host_config(),
+                # no_copy=False: the engine fills the fresh volume with the image's workdir.
+                mounts=[VolumeMount(volume=volume, target=workdir, no_copy=False)],
+                working_dir=workdir,
+                environment=environment,
+            )
+            engine.put_archive(container, "/", archive.dirs_tar(LOG_DIRS))
+            engine.start(container)
+            idle = frozenset(r.get("PID", "?") for r in engine.top(container))
+        except BaseException:
+            if container is not None:
+                engine.remove_container(container)
+            engine.remove_volume(volume)
+            raise
+        return cls(engine=engine, trial_id=trial_id, container_id=container,
+                   workspace_volume=volume, workdir=workdir, image_id=image_id, user=user,
+                   environment=dict(environment or {}), idle_pids=idle)
 
     def __enter__(self) -> Self:
         return self
@@ -143,16 +155,28 @@ class Sandbox:
     def freeze(self) -> list[Process]:
         """Pause every process in the sandbox (cgroup freezer), so nothing the agent left
         running can act after this point; return the processes that were still there."""
-        if not self.frozen:
-            self.engine.pause(self.container_id)
+        if self.frozen:
+            return []
+        state = self.engine.inspect_container(self.container_id)["State"]
+        if not state.get("Running"):
+            # Stopped already (it cannot be stopped from inside, but an OOM kill can): nothing
+            # runs, which is all the freeze is for; the workspace is still there to snapshot.
             self.frozen = True
+            return []
+        self.engine.pause(self.container_id)
+        self.frozen = True
         rows = self.engine.top(self.container_id)
         return [Process(pid=r.get("PID", "?"), user=r.get("UID", "?"),
                         command=r.get("CMD", "?")) for r in rows]
 
+    def leftover(self, processes: list[Process]) -> list[Process]:
+        """The processes the agent left running (fcv's own idle processes excluded)."""
+        return [p for p in processes if p.pid not in self.idle_pids]
+
     def thaw(self) -> None:
         if self.frozen:
-            self.engine.unpause(self.container_id)
+            if self.engine.inspect_container(self.container_id)["State"].get("Paused"):
+                self.engine.unpause(self.container_id)
             self.frozen = False
 
     def stop(self) -> None:

@@ -23,6 +23,7 @@ import docker
 import docker.errors
 import requests.exceptions
 import tenacity
+import urllib3.exceptions
 from docker.types import Mount
 
 from isolation import labels as L
@@ -201,46 +202,82 @@ class Engine:
     ) -> str:
         """Build an image with no network; return its ID.
 
+        The whole build must finish within ``timeout_s``. On any failure, timeout or interrupt
+        the images of the steps that did finish (unlabelled) are removed again.
+
         Raises:
-            BuildError: the Dockerfile failed; ``build_log`` holds the engine's build output
-                (the caller names the failing step).
+            BuildError: the Dockerfile failed or timed out; ``build_log`` holds the engine's
+                build output (the caller names the failing step).
         """
-        kwargs = {
-            "path": context_dir,
-            "dockerfile": dockerfile,
-            "network_mode": "none",
-            "labels": dict(labels),
-            "rm": True,
-            "forcerm": True,
-            "timeout": int(timeout_s),
-        }
+        deadline = time.monotonic() + timeout_s
+        build_log: list[dict[str, Any]] = []
+        image_id: str | None = None
         try:
-            image, logs = self._client.images.build(**kwargs)
-        except docker.errors.BuildError as e:
-            build_log = list(e.build_log or [])  # an iterator: read it once, keep it
+            stream = self.api.build(
+                path=context_dir, dockerfile=dockerfile, network_mode="none",
+                labels=dict(labels), rm=True, forcerm=True, decode=True, pull=False,
+                timeout=max(1, int(timeout_s) + 1))
+            for chunk in stream:
+                build_log.append(chunk)
+                if "error" in chunk:
+                    raise BuildError(str(chunk["error"]).strip(), build_log=build_log)
+                aux = chunk.get("aux")
+                if isinstance(aux, dict) and aux.get("ID"):
+                    image_id = str(aux["ID"])
+                text = str(chunk.get("stream", ""))
+                if text.startswith("Successfully built "):
+                    image_id = image_id or text.split()[-1]
+                if on_log is not None and text:
+                    on_log(text)
+                if time.monotonic() > deadline:
+                    raise BuildError(f"build timed out after {timeout_s:g}s "
+                                     "([environment].build_timeout_sec)", build_log=build_log)
+        except BuildError:
             self._remove_build_leftovers(build_log)
-            raise BuildError(str(e.msg), build_log=build_log) from None
-        except (docker.errors.DockerException, requests.exceptions.RequestException) as e:
+            raise
+        except (docker.errors.DockerException, requests.exceptions.RequestException,
+                urllib3.exceptions.HTTPError) as e:
+            self._remove_build_leftovers(build_log)
+            if "timed out" in str(e).lower():
+                raise BuildError(f"build timed out after {timeout_s:g}s "
+                                 "([environment].build_timeout_sec)",
+                                 build_log=build_log) from None
             raise _wrap("build the task image", e) from e
-        if on_log is not None:
-            for entry in logs:
-                if "stream" in entry:
-                    on_log(str(entry["stream"]))
-        return str(image.id)
+        except BaseException:
+            self._remove_build_leftovers(build_log)
+            raise
+        if image_id is None:
+            self._remove_build_leftovers(build_log)
+            raise BuildError("the engine finished the build without naming an image",
+                             build_log=build_log)
+        resolved = self.image_id(image_id)
+        if resolved is None:
+            raise EngineError(f"built image {image_id} is not in the engine")
+        return resolved
 
     def _remove_build_leftovers(self, build_log: Iterable[Mapping[str, Any]]) -> None:
         """A failed classic build keeps the images of the steps that succeeded, unlabelled.
         Remove those this build created (not cached ones), children first."""
         created: list[str] = []
+        step_containers: list[str] = []
         ran = False
         for entry in build_log or []:
             text = str(entry.get("stream", "")).strip()
             if text.startswith("---> Running in"):
                 ran = True
+                step_containers.append(text.split()[-1])
             elif text.startswith("---> ") and " " not in text[5:].strip():
                 if ran:
                     created.append(text[5:].strip())
                 ran = False
+        # A build cut off mid-step leaves that step's container (it may still be running).
+        for container in step_containers:
+            try:
+                self.api.remove_container(container, force=True, v=True)
+            except docker.errors.NotFound:
+                pass
+            except (docker.errors.DockerException, requests.exceptions.RequestException) as e:
+                log.warning("could not remove build container %s: %s", container, e)
         for image in reversed(created):
             try:
                 self.api.remove_image(image, noprune=True)
@@ -368,6 +405,8 @@ class Engine:
             # Already stopped is what we wanted.
             if e.status_code not in (404, 409):
                 raise _wrap("kill a container", e) from e
+        except (docker.errors.DockerException, requests.exceptions.RequestException) as e:
+            raise _wrap("kill a container", e) from e
 
     def inspect_container(self, container: str) -> dict[str, Any]:
         return _call("inspect a container", lambda: self.api.inspect_container(container),
@@ -492,7 +531,9 @@ class Engine:
                 # Unpaused or being removed meanwhile: the forced removal below settles it.
                 log.debug("unpause before removal: %s", e)
             try:
-                self.api.remove_container(container, force=True, v=False)
+                # v=True removes the container's anonymous volumes (a task image's VOLUME);
+                # named volumes are fcv's and are removed by label.
+                self.api.remove_container(container, force=True, v=True)
             except docker.errors.NotFound:
                 pass
 

@@ -386,3 +386,80 @@ def test_bootstrap_force_rebuilds(engine: Engine) -> None:
     assert before is not None and engine.image_id(before) is None
     labels = engine.inspect_image(images.BUSYBOX)["Config"]["Labels"]
     assert labels == {"fcv.base": images.BUSYBOX}
+
+
+class TestReviewFindings:
+    """Regressions for problems a review found."""
+
+    def test_build_timeout_is_error_and_cleaned(self, engine: Engine, tmp_path: Path,
+                                                capsys: pytest.CaptureFixture[str]) -> None:
+        """A build past [environment].build_timeout_sec is an error naming the timeout, and
+        the finished steps' images are removed."""
+        task = make_task(tmp_path, toml="[environment]\nbuild_timeout_sec = 2\n",
+                         dockerfile="FROM fcv/busybox:latest\nWORKDIR /app\nRUN echo a\n"
+                                    "RUN sleep 8\n")
+        images_before = {i["Id"] for i in engine.api.images(all=True)}
+        code, doc, _ = run_json(capsys, "run", str(task), "--agent", "none")
+        assert (code, doc["verdict"]) == (EXIT_ERROR, "error")
+        assert "timed out" in doc["error"] and "build_timeout_sec" in doc["error"]
+        assert {i["Id"] for i in engine.api.images(all=True)} <= images_before
+        time.sleep(8)  # the cancelled step cannot come back and commit an image later
+        assert {i["Id"] for i in engine.api.images(all=True)} <= images_before
+
+    def test_agent_cannot_stop_its_container(self, engine: Engine, tmp_path: Path,
+                                             capsys: pytest.CaptureFixture[str]) -> None:
+        """Signalling PID 1 does not stop the sandbox, so the trial is judged normally."""
+        task = make_task(tmp_path)
+        agent = write_agent(tmp_path, "echo done > /app/done.txt\nkill -TERM 1; kill -INT 1;"
+                                      " kill -KILL 1; sleep 1; true\n")
+        code, doc, _ = run_json(capsys, "compare", str(task), "--agent-script", str(agent))
+        assert doc["split"]["verdict"] == doc["same"]["verdict"] == "pass"
+        assert code == EXIT_PASS
+
+    def test_same_mode_runs_as_image_user(self, engine: Engine, tmp_path: Path,
+                                          capsys: pytest.CaptureFixture[str]) -> None:
+        """With [agent].user set, the same-container tests still run as the image's user."""
+        task = make_task(tmp_path, toml='[agent]\nuser = "1000"\n',
+                         test_sh='#!/bin/sh\n[ "$(id -u)" = 0 ] && echo 1 > '
+                                 '/logs/verifier/reward.txt || echo 0 > '
+                                 '/logs/verifier/reward.txt\n')
+        code, doc, _ = run_json(capsys, "compare", str(task), "--agent", "none")
+        assert doc["same"]["verdict"] == doc["split"]["verdict"] == "pass"
+        assert code == EXIT_PASS
+
+    def test_image_volumes_do_not_leak(self, engine: Engine, tmp_path: Path,
+                                       capsys: pytest.CaptureFixture[str]) -> None:
+        """A task image with VOLUME leaves no anonymous volume behind, in any mode."""
+        task = make_task(tmp_path, dockerfile="FROM fcv/busybox:latest\nWORKDIR /app\n"
+                                              "VOLUME /data\n")
+        before = {v["Name"] for v in engine.api.volumes()["Volumes"] or []}
+        for method in ("volume", "commit"):
+            code, _, _ = run_json(capsys, "compare", str(task), "--agent", "oracle",
+                                  "--snapshot", method)
+            assert code == EXIT_PASS
+        after = {v["Name"] for v in engine.api.volumes()["Volumes"] or []}
+        assert after <= before
+
+    def test_script_path_with_space(self, engine: Engine, tmp_path: Path,
+                                    capsys: pytest.CaptureFixture[str]) -> None:
+        """An agent script whose name has a space still runs."""
+        agent = write_agent(tmp_path, "echo done > /app/done.txt\n", name="my agent.sh")
+        code, doc, _ = run_json(capsys, "run", str(make_task(tmp_path)), "--agent-script",
+                                str(agent))
+        assert (code, doc["agent"]["exit_code"]) == (EXIT_PASS, 0)
+
+    def test_non_finite_threshold(self, tmp_path: Path,
+                                  capsys: pytest.CaptureFixture[str]) -> None:
+        """--threshold nan is a usage error before anything runs."""
+        assert main(["run", str(make_task(tmp_path)), "--agent", "none",
+                     "--threshold", "nan"]) == EXIT_USAGE
+        assert "finite" in capsys.readouterr().err
+
+    def test_workdir_overlapping_private_paths(self, engine: Engine, tmp_path: Path,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+        """A workspace at or above /logs or /tests is refused, naming the field."""
+        for workdir in ("/logs", "/tests/x"):
+            task = make_task(tmp_path / workdir.strip("/").replace("/", "-"),
+                             toml=f'[environment]\nworkdir = "{workdir}"\n')
+            assert main(["run", str(task), "--agent", "none"]) == EXIT_USAGE
+            assert "[environment].workdir" in capsys.readouterr().err

@@ -82,3 +82,21 @@ class TestLabels:
     def test_ids_unique(self) -> None:
         """Trial ids do not repeat."""
         assert len({L.new_trial_id() for _ in range(1000)}) == 1000
+
+
+class TestSplitEnvironment:
+    def test_defaults_then_task(self) -> None:
+        """Safe defaults, the image's PATH, then the task's values, which win."""
+        from verifier.environment import split_environment
+        env = split_environment({"PATH": "/img/bin"}, {"A": "1"})
+        assert env == {"PYTHONDONTWRITEBYTECODE": "1", "PATH": "/img/bin", "A": "1"}
+        assert split_environment({"PATH": "/img"}, {"PATH": "/task"})["PATH"] == "/task"
+        assert "PYTHONSAFEPATH" not in env
+
+    def test_opt_in(self) -> None:
+        """Opt-in mitigations add their variables; unknown names are refused."""
+        from verifier.environment import split_environment
+        env = split_environment({}, {}, opt_in=["safe-path", "no-plugin-autoload"])
+        assert env["PYTHONSAFEPATH"] == "1" and env["PYTEST_DISABLE_PLUGIN_AUTOLOAD"] == "1"
+        with pytest.raises(ValueError, match="unknown"):
+            split_environment({}, {}, opt_in=["nope"])

@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import json
 import logging
+import math
 import os
 import signal
 import sys
@@ -18,7 +19,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from isolation.engine import Engine
-from isolation.errors import EXIT_FAIL, EXIT_PASS, FcvError, UsageError
+from isolation.errors import EXIT_ERROR, EXIT_FAIL, EXIT_PASS, FcvError, UsageError
 from verifier import doctor, images, suite
 from verifier.task import Task
 from verifier.trial import AgentSpec, TrialOptions, run_trial
@@ -46,6 +47,13 @@ def _status(message: str) -> None:
     print(f"fcv: {message}", file=sys.stderr, flush=True)
 
 
+def _finite(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise argparse.ArgumentTypeError(f"expected a finite number, got {text!r}")
+    return value
+
+
 def _add_agent_args(p: argparse.ArgumentParser) -> None:
     g = p.add_argument_group("agent (exactly one)")
     g.add_argument("--agent", choices=("oracle", "none"),
@@ -59,7 +67,7 @@ def _add_agent_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--workspace", choices=("ro", "scratch"), default="ro",
                    help="ro (default): the verifier sees the snapshot read-only; scratch: a "
                         "writable throwaway overlay for tests that write into the workspace")
-    p.add_argument("--threshold", type=float, default=1.0,
+    p.add_argument("--threshold", type=_finite, default=1.0,
                    help="reward at or above which the verdict is pass (default 1.0)")
     p.add_argument("--keep", action="store_true",
                    help="leave the trial's containers, volumes and images for inspection")
@@ -69,6 +77,10 @@ def _add_agent_args(p: argparse.ArgumentParser) -> None:
 
 def _add_mitigation_args(p: argparse.ArgumentParser) -> None:
     g = p.add_argument_group("opt-in verifier mitigations (split verdict only)")
+    g.add_argument("--safe-path", action="store_true",
+                   help="PYTHONSAFEPATH=1 (closes a pytest.py in the workspace shadowing "
+                        "pytest under `cd /app && python3 -m pytest`; breaks scripts that "
+                        "import modules beside them)")
     g.add_argument("--pin-pytest", action="store_true",
                    help="PYTEST_ADDOPTS pins pytest's config, rootdir and conftest search to "
                         "/tests (closes workspace conftest.py/pytest.ini; may break tasks that "
@@ -79,7 +91,8 @@ def _add_mitigation_args(p: argparse.ArgumentParser) -> None:
 
 
 def _mitigations(args: argparse.Namespace) -> tuple[str, ...]:
-    chosen = (("pin-pytest", args.pin_pytest), ("no-plugin-autoload", args.no_plugin_autoload))
+    chosen = (("safe-path", args.safe_path), ("pin-pytest", args.pin_pytest),
+              ("no-plugin-autoload", args.no_plugin_autoload))
     return tuple(name for name, on in chosen if on)
 
 
@@ -158,8 +171,15 @@ def main(argv: Sequence[str] | None = None) -> int:
             traceback.print_exc()
         return e.exit_code
     except KeyboardInterrupt:
-        print("fcv: interrupted; the trial's resources were removed", file=sys.stderr)
+        print("fcv: interrupted; the resources of unfinished trials were removed (unless "
+              "--keep)", file=sys.stderr)
         return 130
+    except Exception as e:  # noqa: BLE001 - a bug must never read as a verdict
+        print(f"fcv: internal error: {type(e).__name__}: {e}\n  the verification could not "
+              "be done; run with -v for the traceback and report it", file=sys.stderr)
+        if verbose:
+            traceback.print_exc()
+        return EXIT_ERROR
 
 
 def _dispatch(args: argparse.Namespace) -> int:

@@ -44,11 +44,12 @@ def run_checks(connect: Callable[[], Engine] = Engine.connect) -> list[Check]:
             "bash scripts/engine.sh on a machine without a running engine registers gVisor; "
             "on your own engine add {\"runtimes\": {\"runsc\": {\"path\": \"/usr/bin/runsc\", "
             "\"runtimeArgs\": [\"--network=none\"]}}} to daemon.json"))
-        security = info.get("SecurityOptions") or []
-        seccomp = any("seccomp" in str(s) for s in security)
+        security = [str(s) for s in info.get("SecurityOptions") or []]
+        seccomp = any("name=seccomp" in s and "profile=default" in s for s in security)
         checks.append(Check(
-            name="seccomp", ok=seccomp, detail=", ".join(map(str, security)) or "none",
-            fix=None if seccomp else "use an engine built with seccomp support (Linux)"))
+            name="seccomp", ok=seccomp, detail=", ".join(security) or "none",
+            fix=None if seccomp else "run an engine with seccomp and its default profile "
+                                     "(no --seccomp-profile=unconfined)"))
         for status in images.status(engine):
             present = status.image_id is not None
             checks.append(Check(

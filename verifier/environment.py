@@ -2,8 +2,8 @@
 
 The verifier container inherits nothing from this machine: its environment is the pristine
 image's ``ENV``, then fcv's safe defaults, then the task's ``[environment].env`` and
-``[verifier].env`` (which win: a task that needs another value says so). ``PATH`` is pinned to
-the pristine image's value, so no entry a task or default adds can reorder tool lookup.
+``[verifier].env`` (which win: a task that needs another value says so). ``PATH`` is set
+explicitly to the pristine image's value unless the task sets its own.
 
 Defaults that cannot break a correct task are always on; those that could are opt-in
 (:data:`OPT_IN`), and their cost is measured on the honest corpus (see SECURITY.md).
@@ -15,16 +15,18 @@ from collections.abc import Iterable, Mapping
 
 DEFAULT_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
 
-#: Always set for the split verifier (a task may override each):
-#: PYTHONSAFEPATH - Python 3.11+ puts no script/cwd directory first on sys.path, so a
-#:   ``pytest.py`` or ``json.py`` in the workspace cannot shadow a module when test.sh does
-#:   ``cd /app && python -m pytest`` (threats C18).
+#: Always set for the split verifier (a task may override it):
 #: PYTHONDONTWRITEBYTECODE - nothing tries to write ``__pycache__`` into the read-only
 #:   snapshot, and no stale agent ``.pyc`` is refreshed (B13).
-SAFE_DEFAULTS: Mapping[str, str] = {"PYTHONSAFEPATH": "1", "PYTHONDONTWRITEBYTECODE": "1"}
+SAFE_DEFAULTS: Mapping[str, str] = {"PYTHONDONTWRITEBYTECODE": "1"}
 
 #: Opt-in mitigations that a correct task could notice, by CLI flag name.
 OPT_IN: Mapping[str, Mapping[str, str]] = {
+    # Python 3.11+ puts no script/cwd directory first on sys.path, so a ``pytest.py`` in the
+    # workspace cannot shadow a module when test.sh does ``cd /app && python3 -m pytest``
+    # (C18). Opt-in: it also stops ``python3 /tests/grade.py`` from importing its sibling
+    # ``/tests/helper.py``, a common and correct pattern.
+    "safe-path": {"PYTHONSAFEPATH": "1"},
     # pytest ignores ini files and conftest.py outside /tests (B6, B7); tasks whose tests rely
     # on a pytest.ini in the workspace or an ini-set option break.
     "pin-pytest": {"PYTEST_ADDOPTS": "-c /dev/null --rootdir=/tests --confcutdir=/tests "
@@ -56,6 +58,6 @@ def split_environment(image: Mapping[str, str], task: Mapping[str, str], *,
         if name not in OPT_IN:
             raise ValueError(f"unknown verifier mitigation {name!r}; known: {sorted(OPT_IN)}")
         env.update(OPT_IN[name])
-    env.update(task)
     env["PATH"] = image.get("PATH") or DEFAULT_PATH
+    env.update(task)
     return env

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 import posixpath
+import shlex
 import signal
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
@@ -21,7 +22,7 @@ import attrs
 from isolation import labels as L
 from isolation import scan
 from isolation import snapshot as snapshots
-from isolation.agent import IDLE_COMMAND, Process, Sandbox
+from isolation.agent import Process, Sandbox
 from isolation.engine import Engine, ExecResult
 from isolation.errors import BuildError, EngineError, FcvError, ImageMissing, TaskError, UsageError
 from isolation.hardening import Hardening
@@ -172,13 +173,20 @@ def resolve_workdir(engine: Engine, task: Task, image_id: str) -> str:
         TaskError: neither is set.
     """
     if task.environment.workdir:
-        return posixpath.normpath(task.environment.workdir)
-    working_dir = (engine.inspect_image(image_id).get("Config") or {}).get("WorkingDir") or ""
-    if working_dir and working_dir != "/":
-        return posixpath.normpath(working_dir)
-    raise TaskError(task.toml_path, "no workspace: set [environment].workdir or WORKDIR in "
-                    "environment/Dockerfile (fcv snapshots that directory)",
-                    field="[environment].workdir")
+        workdir = posixpath.normpath(task.environment.workdir)
+    else:
+        workdir = posixpath.normpath(
+            (engine.inspect_image(image_id).get("Config") or {}).get("WorkingDir") or "/")
+    if workdir == "/":
+        raise TaskError(task.toml_path, "no workspace: set [environment].workdir or WORKDIR in "
+                        "environment/Dockerfile (fcv snapshots that directory)",
+                        field="[environment].workdir")
+    for private in ("/tests", "/logs", "/solution", AGENT_SCRIPT_DIR):
+        if workdir == private or workdir.startswith(private + "/") or \
+                private.startswith(workdir + "/"):
+            raise TaskError(task.toml_path, f"workspace {workdir} overlaps {private}, which "
+                            "only fcv and the verifier may write", field="[environment].workdir")
+    return workdir
 
 
 def run_agent(box: Sandbox, task: Task, agent: AgentSpec, *, progress: Progress) -> AgentOutcome:
@@ -200,7 +208,7 @@ def run_agent(box: Sandbox, task: Task, agent: AgentSpec, *, progress: Progress)
         name = os.path.basename(agent.script)
         with open(agent.script, "rb") as f:
             box.upload_bytes(f"{AGENT_SCRIPT_DIR}/{name}", f.read(), mode=0o755)
-        command = f"{AGENT_SCRIPT_DIR}/{name}"
+        command = shlex.quote(f"{AGENT_SCRIPT_DIR}/{name}")
     progress(f"agent {agent.describe()} running (timeout {timeout:g}s)")
     result: ExecResult = box.exec(["sh", "-c", command], timeout_s=timeout)
     if result.timed_out:
@@ -234,12 +242,6 @@ def _result(trial_id: str, task: Task, mode: str, options: TrialOptions, *,
                        task_image=image, findings=findings)
 
 
-def _left_running(processes: list[Process]) -> list[tuple[str, str]]:
-    # The container's idle loop (and its sleep) is fcv's; anything else the agent left running.
-    return [(p.pid, p.command) for p in processes
-            if p.command not in (f"sh -c {IDLE_COMMAND}", "sleep 3600")]
-
-
 def collect_findings(engine: Engine, box: Sandbox, snap: snapshots.Snapshot,
                      processes: list[Process], *, trial_id: str) -> tuple[tuple[Finding, ...],
                                                                          str | None]:
@@ -254,7 +256,7 @@ def collect_findings(engine: Engine, box: Sandbox, snap: snapshots.Snapshot,
         scan_error = f"workspace scan failed, so the policy could not be applied: {e}"
     found = [*F.from_diff(diff, workdir=box.workdir),
              *F.from_scan(entries, workdir=box.workdir),
-             *F.from_processes(_left_running(processes))]
+             *F.from_processes([(p.pid, p.command) for p in box.leftover(processes)])]
     return F.cap(found), scan_error
 
 
@@ -356,9 +358,14 @@ def run_trial(engine: Engine, task: Task, options: TrialOptions, *,
     finally:
         if options.keep:
             progress(f"--keep: resources labelled fcv.trial={trial_id} left in the engine; "
-                     "`fcv gc` removes them")
+                     f"`fcv gc --trial {trial_id}` removes them")
         else:
-            cleanup(engine, trial_id)
+            try:
+                cleanup(engine, trial_id)
+            except FcvError as e:
+                # The verdict stands; what could not be removed is `fcv gc`'s to sweep.
+                progress(f"could not remove every resource of trial {trial_id} ({e}); "
+                         "`fcv gc` will")
 
 
 def cleanup(engine: Engine, trial_id: str) -> None:
