@@ -11,7 +11,9 @@ engine (``DOCKER_HOST``) and from inside a container that reaches the engine thr
 
 from __future__ import annotations
 
+import base64
 import io
+import json
 import logging
 import threading
 import time
@@ -505,6 +507,25 @@ class Engine:
         stream, stat = _call(f"copy {path} out of the container",
                              lambda: self.api.get_archive(container, path, chunk_size=1 << 20))
         return _guard_stream(stream, path), stat
+
+    def stat_path(self, container: str, path: str) -> dict[str, Any] | None:
+        """The engine's stat of ``path`` in a (possibly never started) container, without
+        transferring anything: ``linkTarget`` of a symlink is where it leads in that
+        container, every link on the way resolved by the daemon within the container's root.
+        None when the path does not exist."""
+        url = self.api._url("/containers/{0}/archive", container)
+        try:
+            res = self.api.head(url, params={"path": path})
+        except requests.exceptions.RequestException as e:
+            raise _wrap(f"stat {path}", e) from e
+        if res.status_code == 404:
+            return None
+        if res.status_code != 200:
+            raise EngineError(f"engine refused to stat {path}: HTTP {res.status_code}")
+        header = res.headers.get("X-Docker-Container-Path-Stat")
+        if not header:
+            raise EngineError(f"engine sent no stat for {path}")
+        return dict(json.loads(base64.b64decode(header)))
 
     def path_exists(self, container: str, path: str) -> bool:
         """Whether ``path`` exists in a (possibly never started) container."""

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import posixpath
 from collections.abc import Mapping
 from typing import Any
 
@@ -25,6 +26,7 @@ SCANNER_IMAGE = "fcv/python:bookworm"
 _MOUNT = "/fcv-snapshot"
 _PAYLOAD = os.path.join(os.path.dirname(__file__), "scan_payload.py")
 SCAN_TIMEOUT_S = 300.0
+MAX_LINKS = 20_000
 
 
 @attrs.frozen(kw_only=True)
@@ -106,6 +108,41 @@ def scan_volume(engine: Engine, volume: str, *, trial_id: str,
             errors = engine.logs(container, stdout=False, stderr=True)
             raise EngineError(f"workspace scan failed (exit {waited.exit_code}, timed out: "
                               f"{waited.timed_out}): {errors[-500:]}")
-        return parse_output(output)
+        report = parse_output(output)
     finally:
         engine.remove_container(container)
+    if report.summary.get("unreadable_dirs", 0):
+        raise EngineError(f"the scanner could not read {report.summary['unreadable_dirs']} "
+                          "directories of the workspace (too deep or unreadable)")
+    return report
+
+
+def resolve_links(engine: Engine, entries: tuple[ScanEntry, ...], *, trial_id: str,
+                  image: str, volume: str, workdir: str) -> dict[str, str]:
+    """Where each workspace symlink leads in the verifier: the daemon resolves it inside a
+    never-started container of the pristine task image with the snapshot at the workspace,
+    so the image's own links (``/var/run -> /run``) count as they will at run time.
+
+    Raises:
+        EngineError: more symlinks than can be checked, or the engine refused.
+    """
+    links = [e for e in entries if e.kind == "symlink"]
+    if len(links) > MAX_LINKS:
+        raise EngineError(f"the workspace holds {len(links)} symlinks; at most {MAX_LINKS} "
+                          "are checked against the policy")
+    if not links:
+        return {}
+    probe = engine.create_container(
+        image, ["true"], entrypoint=[], name=L.resource_name(trial_id, "probe") + "-links",
+        labels=L.trial_labels(trial_id, "probe"), host_config=Hardening().host_config(),
+        mounts=[VolumeMount(volume=volume, target=workdir, read_only=True)])
+    resolved = {}
+    try:
+        for link in links:
+            stat = engine.stat_path(probe, posixpath.join(workdir, link.path))
+            target = (stat or {}).get("linkTarget")
+            if target:
+                resolved[link.path] = str(target)
+    finally:
+        engine.remove_container(probe)
+    return resolved

@@ -165,3 +165,18 @@ class TestScanOutput:
         from isolation.errors import EngineError
         with pytest.raises(EngineError):
             parse_output('{"entry": {"path": "p"}}\n')
+
+
+class TestPrivateSpellings:
+    @pytest.mark.parametrize("target", ["//logs/verifier", "/proc/self/root/logs",
+                                        "/dev/fd/3", "/./tests/../tests/x", "///solution"])
+    def test_lexical_spellings(self, target: str) -> None:
+        """Odd spellings of private paths are still private."""
+        [f] = F.from_scan([entry("t", "symlink", target=target)], workdir=W)
+        assert f.code == "symlink-to-private"
+
+    def test_engine_resolution_wins_when_worse(self) -> None:
+        """If the engine says a harmless-looking link leads into /logs, it is private."""
+        found = F.from_scan([entry("t", "symlink", target="/var/run/../logs/verifier")],
+                            workdir=W, resolved={"t": "/logs/verifier"})
+        assert codes(found) == {"symlink-to-private"}

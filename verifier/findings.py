@@ -45,7 +45,10 @@ CODES: Mapping[str, tuple[str, str]] = {
     "agent-process-at-freeze": ("medium", "a process was still running when the agent stopped"),
 }
 
-PRIVATE_PATHS = ("/tests", "/logs", "/solution")
+#: Where a workspace symlink must never lead: the verifier's inputs and outputs, and the
+#: /proc and /dev/fd doors back to the whole filesystem (/proc/self/root/logs/...).
+PRIVATE_PATHS = ("/tests", "/logs", "/solution", "/proc", "/dev/fd", "/dev/stdin",
+                 "/dev/stdout", "/dev/stderr")
 SENSITIVE_PATHS = ("/etc/shadow", "/etc/gshadow", "/proc", "/sys", "/dev", "/root",
                    "/var/run/docker.sock", "/run/docker.sock")
 TOOLCHAIN_PREFIXES = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/opt")
@@ -61,7 +64,13 @@ FCV_DIRS = ("/logs", "/logs/agent", "/logs/verifier", "/logs/artifacts")
 PER_CODE_LIMIT = 20
 
 
+def _norm(path: str) -> str:
+    # POSIX lets "//x" mean something else; Linux does not, and neither may we.
+    return "/" + posixpath.normpath(path).lstrip("/")
+
+
 def _under(path: str, prefixes: Iterable[str]) -> bool:
+    path = _norm(path)
     return any(path == p or path.startswith(p.rstrip("/") + "/") for p in prefixes)
 
 
@@ -106,7 +115,7 @@ def resolve_link(rel_path: str, links: Mapping[str, str], *, workdir: str) -> st
     """Where a workspace symlink leads, as an absolute path in the verifier, following further
     workspace symlinks lexically (the snapshot is never touched). ``links`` maps workspace-
     relative paths of symlinks to their targets."""
-    current = posixpath.join(workdir, rel_path)
+    current = _norm(posixpath.join(workdir, rel_path))
     for _ in range(40):
         rel = posixpath.relpath(current, workdir)
         parts = rel.split("/")
@@ -118,22 +127,28 @@ def resolve_link(rel_path: str, links: Mapping[str, str], *, workdir: str) -> st
             if prefix in links:
                 base = posixpath.dirname(posixpath.join(workdir, prefix))
                 target = links[prefix]
-                replaced = posixpath.normpath(posixpath.join(base, target))
-                current = posixpath.normpath(posixpath.join(replaced, *parts[i:]))
+                replaced = _norm(posixpath.join(base, target))
+                current = _norm(posixpath.join(replaced, *parts[i:]))
                 break
         else:
             return current
     return current  # a loop: reported as whatever it reached
 
 
-def from_scan(entries: Sequence[ScanEntry], *, workdir: str) -> list[Finding]:
-    """Findings from the snapshot scan."""
+def from_scan(entries: Sequence[ScanEntry], *, workdir: str,
+              resolved: Mapping[str, str] | None = None) -> list[Finding]:
+    """Findings from the snapshot scan. ``resolved`` maps symlink paths to where the engine
+    says they lead in the verifier; a link is judged by both that and its lexical resolution,
+    and the worse of the two counts."""
     links = {e.path: e.target for e in entries if e.kind == "symlink" and e.target is not None}
     out: list[Finding] = []
     for e in sorted(entries, key=lambda e: e.path):
         shown = posixpath.join(workdir, e.path)
         if e.kind == "symlink" and e.target is not None:
-            where = resolve_link(e.path, links, workdir=workdir)
+            lexical = resolve_link(e.path, links, workdir=workdir)
+            engine_view = (resolved or {}).get(e.path, lexical)
+            where = next((w for w in (engine_view, lexical) if _under(w, PRIVATE_PATHS)),
+                         engine_view if not _under(engine_view, [workdir]) else lexical)
             if _under(where, [workdir]):
                 pass
             elif _under(where, PRIVATE_PATHS):

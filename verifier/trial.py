@@ -250,12 +250,15 @@ def collect_findings(engine: Engine, box: Sandbox, snap: snapshots.Snapshot,
     diff = snap.diff if snap.method == "commit" else tuple(engine.diff(box.container_id))
     scan_error = None
     entries: tuple[scan.ScanEntry, ...] = ()
+    resolved: dict[str, str] = {}
     try:
         entries = scan.scan_volume(engine, snap.volume, trial_id=trial_id).entries
+        resolved = scan.resolve_links(engine, entries, trial_id=trial_id, image=box.image_id,
+                                      volume=snap.volume, workdir=box.workdir)
     except EngineError as e:
         scan_error = f"workspace scan failed, so the policy could not be applied: {e}"
     found = [*F.from_diff(diff, workdir=box.workdir),
-             *F.from_scan(entries, workdir=box.workdir),
+             *F.from_scan(entries, workdir=box.workdir, resolved=resolved),
              *F.from_processes([(p.pid, p.command) for p in box.leftover(processes)])]
     return F.cap(found), scan_error
 
