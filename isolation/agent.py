@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import os
 import posixpath
+import time
 from collections.abc import Mapping, Sequence
 from types import TracebackType
 from typing import Self
@@ -33,6 +34,16 @@ from isolation.hardening import Hardening
 IDLE_COMMAND = "trap '' TERM INT HUP QUIT USR1 USR2; while :; do sleep 3600 & wait $!; done"
 
 LOG_DIRS = {"logs": 0o755, "logs/agent": 0o777, "logs/verifier": 0o777, "logs/artifacts": 0o777}
+
+
+def _idle_processes(engine: Engine, container: str, *, wait_s: float = 10.0) -> frozenset[str]:
+    """The PIDs of the idle loop and its ``sleep``, once both run (before any agent code)."""
+    deadline = time.monotonic() + wait_s
+    while True:
+        rows = engine.top(container)
+        if len(rows) >= 2 or time.monotonic() > deadline:
+            return frozenset(r.get("PID", "?") for r in rows)
+        time.sleep(0.02)
 
 
 @attrs.frozen(kw_only=True)
@@ -102,7 +113,7 @@ class Sandbox:
             )
             engine.put_archive(container, "/", archive.dirs_tar(LOG_DIRS))
             engine.start(container)
-            idle = frozenset(r.get("PID", "?") for r in engine.top(container))
+            idle = _idle_processes(engine, container)
         except BaseException:
             if container is not None:
                 engine.remove_container(container)

@@ -38,6 +38,11 @@ T = TypeVar("T")
 #: Default timeout (seconds) of one Engine API request that is not a wait or a stream.
 API_TIMEOUT = 120
 
+#: Held while an image is built or removed. Removing a trial's image also removes its untagged
+#: parents, which a concurrent build in this process may be reusing from the build cache
+#: ("unknown parent image ID"); builds and removals therefore never overlap in one process.
+IMAGE_LOCK = threading.RLock()
+
 
 def _is_transient(exc: BaseException) -> bool:
     """Transient engine errors worth one more try: a reset connection, a removal already in
@@ -49,7 +54,8 @@ def _is_transient(exc: BaseException) -> bool:
         status = exc.status_code or 0
         if status == 409 and "in progress" in text:
             return True
-        if status >= 500 and ("device or resource busy" in text or "is being used" in text):
+        if status >= 500 and ("device or resource busy" in text or "is being used" in text
+                              or "unable to freeze" in text):
             return True
     return False
 
@@ -211,6 +217,12 @@ class Engine:
             BuildError: the Dockerfile failed or timed out; ``build_log`` holds the engine's
                 build output (the caller names the failing step).
         """
+        with IMAGE_LOCK:
+            return self._build(context_dir, dockerfile=dockerfile, labels=labels,
+                               timeout_s=timeout_s, on_log=on_log)
+
+    def _build(self, context_dir: str, *, dockerfile: str, labels: Mapping[str, str],
+               timeout_s: float, on_log: Callable[[str], None] | None) -> str:
         deadline = time.monotonic() + timeout_s
         build_log: list[dict[str, Any]] = []
         image_id: str | None = None
@@ -300,7 +312,8 @@ class Engine:
 
     def remove_image(self, ref: str) -> None:
         try:
-            _retry(self.api.remove_image)(ref, force=True)
+            with IMAGE_LOCK:
+                _retry(self.api.remove_image)(ref, force=True)
         except docker.errors.ImageNotFound:
             pass
         except (docker.errors.DockerException, requests.exceptions.RequestException) as e:
@@ -395,7 +408,8 @@ class Engine:
         _call("start a container", lambda: self.api.start(container))
 
     def pause(self, container: str) -> None:
-        _call("pause the agent container", lambda: self.api.pause(container))
+        # The cgroup freezer can fail transiently while processes are mid-fork; retried.
+        _call("pause the agent container", lambda: self.api.pause(container), retry=True)
 
     def unpause(self, container: str) -> None:
         _call("unpause the agent container", lambda: self.api.unpause(container))

@@ -9,5 +9,5 @@ python3 -m verifier.cli suite corpus --jobs "${JOBS:-2}" --json reports/suite.js
   --junit reports/suite.xml --markdown reports/suite.md
 code=$?
 set -e
-python3 -m verifier.readme README.md reports/suite.md
+python3 -m verifier.readme README.md suite-summary reports/suite.md
 exit "$code"

@@ -56,5 +56,5 @@ def test_suite_passes(engine: Engine, tmp_path: Path) -> None:
     assert figures["honest_split_failed"] == 0
     table = suite.to_markdown(outcomes)
     (tmp_path / "suite.md").write_text(table)
-    shown = readme.embedded((ROOT / "README.md").read_text())
+    shown = readme.embedded((ROOT / "README.md").read_text(), "suite-summary")
     assert shown == table, "README summary is stale: run `bash scripts/suite-summary.sh`"

@@ -1,0 +1,1 @@
+print("this legacy module must go")

@@ -1,0 +1,10 @@
+#!/bin/bash
+# Terminal-Bench 2 style verifier: run pytest from the agent's directory.
+cd /app
+python3 -m pytest /tests/test_outputs.py -rA -p no:cacheprovider
+
+if [ $? -eq 0 ]; then
+  echo 1 > /logs/verifier/reward.txt
+else
+  echo 0 > /logs/verifier/reward.txt
+fi
