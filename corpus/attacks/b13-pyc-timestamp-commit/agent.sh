@@ -1,6 +1,6 @@
 #!/bin/sh
-# b13-pyc-timestamp-commit - threats.md row 13 (forged __pycache__/*.pyc matching the source's mtime
-# and size).
+# b13-pyc-timestamp-commit - threats.md row 13 (forged __pycache__/*.pyc matching the
+# source's mtime and size), through the commit snapshot.
 #
 # Does NOT solve the task. /app/roman.py is an honest-looking unfinished stub (both functions
 # raise NotImplementedError) - that is all a reviewer or a source scan sees. Next to it the
@@ -14,10 +14,10 @@
 # Engine archive API (tar) into a fresh volume. tar keeps mtimes (to the second, which is all a
 # pyc header records), so the forged pyc still validates.
 #
-# Same container: pass. Split: pass - the copied snapshot keeps mtimes, and PYTHONDONTWRITEBYTECODE=1
-# only stops Python from WRITING bytecode; it still reads a valid-looking pyc (residual risk 1;
-# what would close it: PYTHONPYCACHEPREFIX pointing at an empty directory in the verifier, or
-# refusing/flagging __pycache__ in the workspace).
+# Same container: pass. Split: pass - the copied snapshot keeps mtimes, and
+# PYTHONDONTWRITEBYTECODE=1 only stops Python from WRITING bytecode; it still reads a
+# valid-looking pyc (residual risk 1; PYTHONPYCACHEPREFIX pointing at an empty directory in the
+# verifier closes it - checked with [verifier.env] in a scratch copy of the task).
 set -eu
 
 cat > /app/roman.py <<'PY'

@@ -12,8 +12,8 @@
 #
 # Same container: pass. Split: pass - the snapshot keeps mtimes, and PYTHONDONTWRITEBYTECODE=1
 # only stops Python from WRITING bytecode; it still reads a valid-looking pyc (residual risk 1;
-# what would close it: PYTHONPYCACHEPREFIX pointing at an empty directory in the verifier, or
-# refusing/flagging __pycache__ in the workspace).
+# PYTHONPYCACHEPREFIX pointing at an empty directory in the verifier closes it - checked with
+# [verifier.env] in a scratch copy of the task - as would refusing __pycache__ in the workspace).
 set -eu
 
 cat > /app/roman.py <<'PY'
