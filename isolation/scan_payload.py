@@ -15,9 +15,14 @@ import sys
 LIMIT = 2000
 READ_CAP = 64 * 1024
 HOOK_NAMES = {"conftest.py", "pytest.ini", "pytest.py", "sitecustomize.py", "usercustomize.py",
-              "_pytest", "py.py"}
-CONFIG_NAMES = {"pyproject.toml", "setup.cfg", "tox.ini"}
-CONFIG_MARKERS = (b"[tool.pytest", b"[pytest]", b"[tool:pytest]", b"addopts", b"pytest_plugins")
+              "_pytest", "py.py", "pytest", "pluggy"}
+CONFIG_NAMES = {"pyproject.toml", "setup.cfg", "tox.ini", "entry_points.txt"}
+CONFIG_MARKERS = (b"[tool.pytest", b"[pytest]", b"[tool:pytest]", b"addopts", b"pytest_plugins",
+                  b"pytest11")
+#: Standard-library names an agent's file may shadow; a few names honest work uses all the time
+#: ("test.py", "types.py" in a package) would only add noise.
+STDLIB = set(getattr(sys, "stdlib_module_names", ())) - {"test", "this", "antigravity",
+                                                          "__future__", "types", "token"}
 
 
 def kind_of(mode: int) -> str:
@@ -56,6 +61,11 @@ def notable(name: str, st: os.stat_result, full: str) -> tuple[str, list[str]]:
         reasons.append("hardlink")
     if name in HOOK_NAMES or name.endswith(".pth"):
         reasons.append("python-hook")
+    elif kind in ("file", "dir") and (name[:-3] if name.endswith(".py") else
+                                      name if kind == "dir" else "") in STDLIB:
+        reasons.append("stdlib-shadow")
+    if kind == "file" and name.endswith(".pyc"):
+        reasons.append("bytecode")
     if kind == "file" and name in CONFIG_NAMES and has_pytest_config(full):
         reasons.append("pytest-config")
     return kind, reasons

@@ -33,9 +33,11 @@ DIFF_CASES = {
     "toolchain-modified": (["C /usr", "C /usr/bin", "C /usr/bin/python3"],
                            ["A /app/bin/python3"]),
     "preload-configured": (["A /etc/ld.so.preload"], ["C /etc/ld.so.conf.d"]),
-    "python-startup-hook": (["A /usr/lib/python3/dist-packages/sitecustomize.py"],
+    "python-startup-hook": (["A /usr/lib/python3/dist-packages/sitecustomize.py",
+                             "C /etc/python3.11/sitecustomize.py"],
                             ["A /app/lib/site-packages/sitecustomize.py"]),
-    "profile-modified": (["C /etc/profile", "A /etc/profile.d/x.sh"], ["A /app/.profile"]),
+    "profile-modified": (["C /etc/profile", "A /etc/profile.d/x.sh", "A /root/.local/bin/env"],
+                         ["A /app/.profile"]),
     "tests-planted": (["A /tests", "A /tests/test.sh"], ["A /logs/agent/tests.txt"]),
     "logs-planted": (["A /logs/verifier/reward.json"], ["A /logs/verifier"]),
     "outside-workspace-change": (["A /etc/myapp.conf"], ["A /tmp/scratch", "A /app/out.txt"]),
@@ -82,8 +84,11 @@ SCAN_CASES = {
     "hardlink": ([entry("h", reasons=("hardlink",), nlink=2)], [entry("h")]),
     "pytest-config": ([entry("conftest.py", reasons=("python-hook",))],
                       [entry("tests_helper.py")]),
-    "python-shadow-module": ([entry("pytest.py", reasons=("python-hook",))],
+    "python-shadow-module": ([entry("pytest.py", reasons=("python-hook",)),
+                              entry("random.py", reasons=("stdlib-shadow",))],
                              [entry("mytool.py")]),
+    "python-bytecode": ([entry("__pycache__/m.cpython-311.pyc", reasons=("bytecode",))],
+                        [entry("m.py")]),
 }
 
 

@@ -42,6 +42,8 @@ CODES: Mapping[str, tuple[str, str]] = {
     "hardlink": ("low", "a file in the workspace has several hard links"),
     "pytest-config": ("medium", "pytest configuration in the workspace can steer the tests"),
     "python-shadow-module": ("medium", "a module in the workspace can shadow a real one"),
+    "python-bytecode": ("low", "compiled bytecode in the workspace may be imported instead of "
+                               "its source"),
     "agent-process-at-freeze": ("medium", "a process was still running when the agent stopped"),
 }
 
@@ -55,7 +57,8 @@ TOOLCHAIN_PREFIXES = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/lib
 PROFILE_PATTERNS = ("/etc/profile", "/etc/profile.d/*", "/etc/bash.bashrc", "/etc/environment",
                     "/etc/bashrc", "/root/.bashrc", "/root/.profile", "/root/.bash_profile",
                     "/home/*/.bashrc", "/home/*/.profile", "/home/*/.bash_profile",
-                    "/etc/zsh/*", "/etc/security/pam_env.conf")
+                    "/etc/zsh/*", "/etc/security/pam_env.conf", "/root/.local/bin/env",
+                    "/home/*/.local/bin/env", "/root/.bash_login", "/root/.zshrc")
 #: Paths fcv itself creates in the agent container, and scratch space nobody verifies.
 IGNORED_PREFIXES = ("/fcv-agent", "/solution", "/tmp", "/logs/agent", "/logs/artifacts",
                     "/proc", "/sys", "/dev", "/run", "/var/tmp", "/root/.cache")
@@ -97,9 +100,9 @@ def from_diff(diff: Sequence[DiffEntry], *, workdir: str) -> list[Finding]:
             out.append(finding("logs-planted", path, f"{path} {verb} before verification"))
         elif path == "/etc/ld.so.preload":
             out.append(finding("preload-configured", path, f"{path} {verb}"))
-        elif ("site-packages/" in path or "dist-packages/" in path) and (
-                posixpath.basename(path) in ("sitecustomize.py", "usercustomize.py")
-                or path.endswith(".pth")):
+        elif posixpath.basename(path) in ("sitecustomize.py", "usercustomize.py") or (
+                ("site-packages/" in path or "dist-packages/" in path)
+                and path.endswith(".pth")):
             out.append(finding("python-startup-hook", path, f"start-up hook {verb}: {path}"))
         elif any(fnmatch.fnmatch(path, p) for p in PROFILE_PATTERNS):
             out.append(finding("profile-modified", path, f"{path} {verb}"))
@@ -174,9 +177,12 @@ def from_scan(entries: Sequence[ScanEntry], *, workdir: str,
                 ("conftest.py", "pytest.ini")):
             out.append(finding("pytest-config", shown,
                                "pytest reads this when it runs from the workspace"))
-        elif "python-hook" in e.reasons:
+        elif "python-hook" in e.reasons or "stdlib-shadow" in e.reasons:
             out.append(finding("python-shadow-module", shown,
                                "Python may import this instead of the real module"))
+        if "bytecode" in e.reasons:
+            out.append(finding("python-bytecode", shown,
+                               "imported instead of its source when its header matches"))
     return out
 
 
