@@ -79,7 +79,8 @@ def _no_leaks(request: pytest.FixtureRequest) -> Iterator[None]:
             eng.remove_labelled(trial_id)
         pytest.fail(f"test leaked fcv.trial resources: {leaked}")
     labelled = {i["Id"] for i in eng.api.images(all=True, filters={"label": ["fcv.trial"]})}
-    base = {i["Id"] for i in eng.api.images(filters={"label": ["fcv.base"]})}
+    # The base images themselves (by tag): images built FROM them inherit their fcv.base label.
+    base = {i for i in (eng.image_id(ref) for ref in images.BASE_IMAGES) if i}
     stray = {i["Id"] for i in eng.api.images(all=True)} - images_before - base - labelled
     if stray:
         pytest.fail(f"test left unlabelled images behind: {sorted(stray)}")

@@ -67,7 +67,8 @@ class TestHardening:
 class TestLabels:
     def test_trial_labels(self) -> None:
         """Every resource gets the trial id and its role in the fcv namespace."""
-        assert L.trial_labels("abc", "agent") == {"fcv.trial": "abc", "fcv.role": "agent"}
+        labels = L.trial_labels("abc", "agent")
+        assert labels == {"fcv.trial": "abc", "fcv.role": "agent", "fcv.owner": L.owner()}
 
     def test_unknown_role(self) -> None:
         """An unknown role is refused, so cleanup filters stay meaningful."""
@@ -100,3 +101,24 @@ class TestSplitEnvironment:
         assert env["PYTHONSAFEPATH"] == "1" and env["PYTEST_DISABLE_PLUGIN_AUTOLOAD"] == "1"
         with pytest.raises(ValueError, match="unknown"):
             split_environment({}, {}, opt_in=["nope"])
+
+
+class TestOwner:
+    def test_this_process_is_not_a_live_owner(self) -> None:
+        """gc may sweep this very process's leftovers (a test, or `fcv run --keep`)."""
+        assert not L.owner_alive(L.owner())
+
+    def test_other_live_process(self) -> None:
+        """Another running process on this host owns its trials; a dead pid does not."""
+        import os
+        import socket
+        import subprocess
+        proc = subprocess.Popen(["sleep", "30"])
+        try:
+            assert L.owner_alive(f"{socket.gethostname()}:{proc.pid}")
+        finally:
+            proc.kill()
+            proc.wait()
+        assert not L.owner_alive(f"{socket.gethostname()}:{proc.pid}")
+        assert not L.owner_alive("elsewhere:1") and not L.owner_alive(None)
+        assert os.getpid() != proc.pid
