@@ -227,7 +227,7 @@ class TestRewardFiles:
 
 
 class TestWorkspace:
-    WRITE_TEST = ("#!/bin/sh\nif echo x > /app/written 2>/dev/null; then "
+    WRITE_TEST = ("#!/bin/sh\nif echo x > /app/written; then "
                   "echo 1 > /logs/verifier/reward.txt; else echo 0 > /logs/verifier/reward.txt; fi\n")
 
     def test_read_only_by_default(self, engine: Engine, tmp_path: Path,
@@ -236,6 +236,8 @@ class TestWorkspace:
         task = make_task(tmp_path, test_sh=self.WRITE_TEST)
         code, doc, _ = run_json(capsys, "run", str(task), "--agent", "oracle")
         assert (code, doc["verdict"]) == (EXIT_FAIL, "fail")
+        [hint] = [f for f in doc["findings"] if f["code"] == "verifier-wrote-workspace"]
+        assert "--workspace scratch" in hint["message"] and hint["path"] == "/app"
 
     @pytest.mark.parametrize("method", ["volume", "commit"])
     def test_scratch_is_writable_and_snapshot_untouched(

@@ -42,9 +42,9 @@ CODES: Mapping[str, tuple[str, str]] = {
     "hardlink": ("low", "a file in the workspace has several hard links"),
     "pytest-config": ("medium", "pytest configuration in the workspace can steer the tests"),
     "python-shadow-module": ("medium", "a module in the workspace can shadow a real one"),
-    "python-bytecode": ("low", "compiled bytecode in the workspace may be imported instead of "
-                               "its source"),
+    "python-bytecode": ("low", "bytecode in the workspace may be imported instead of source"),
     "agent-process-at-freeze": ("medium", "a process was still running when the agent stopped"),
+    "verifier-wrote-workspace": ("info", "the tests tried to write into the read-only snapshot"),
 }
 
 #: Where a workspace symlink must never lead: the verifier's inputs and outputs, and the

@@ -278,6 +278,19 @@ def apply_policy(result: TrialResult, policy: F.Policy, *, scan_error: str | Non
     return attrs.evolve(result, verdict="fail", findings=marked)
 
 
+def hint_read_only(result: TrialResult, verification: Verification, *,
+                   workdir: str) -> TrialResult:
+    """A split verdict that is not a pass, from tests that tried to write into the read-only
+    snapshot, says so: such a task needs ``--workspace scratch``."""
+    stdout = verification.logs.files.get("test-stdout.txt", b"")
+    if result.verdict == "pass" or b"Read-only file system" not in stdout:
+        return result
+    hint = F.finding("verifier-wrote-workspace", workdir,
+                     "the tests tried to write into the read-only snapshot (see "
+                     "test-stdout.txt); if the task needs that, run with --workspace scratch")
+    return attrs.evolve(result, findings=(*result.findings, hint))
+
+
 def run_trial(engine: Engine, task: Task, options: TrialOptions, *,
               progress: Progress = lambda _: None, trial_id: str | None = None) -> Trial:
     """Run the agent once and produce a verdict per requested mode.
@@ -352,6 +365,9 @@ def run_trial(engine: Engine, task: Task, options: TrialOptions, *,
                     if mode == "split":
                         results[mode] = apply_policy(results[mode], options.policy,
                                                      scan_error=scan_error)
+                        if options.workspace == "ro":
+                            results[mode] = hint_read_only(results[mode], verification,
+                                                           workdir=workdir)
                 except EngineError as e:
                     results[mode] = _result(trial_id, task, mode, options, agent=agent_phase,
                                             verification=None, image=image, findings=findings,
