@@ -35,7 +35,6 @@ import time
 from collections import defaultdict
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
-from contextlib import contextmanager
 from typing import Any
 
 from isolation import labels as L
@@ -528,7 +527,7 @@ def main(argv: list[str] | None = None) -> int:
         task_dir = write_trivial_task(root)
         doc: dict[str, Any] = {
             "schema": "fcv.bench/v1",
-            "date": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"),
+            "date": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
             "quick": args.quick,
             "host": {"cpus": os.cpu_count(), "python": platform.python_version(),
                      "kernel": platform.release()},
