@@ -185,3 +185,15 @@ class TestPrivateSpellings:
         found = F.from_scan([entry("t", "symlink", target="/var/run/../logs/verifier")],
                             workdir=W, resolved={"t": "/logs/verifier"})
         assert codes(found) == {"symlink-to-private"}
+
+
+class TestFromEnvironment:
+    def test_pythonpath_into_workspace(self) -> None:
+        """PYTHONPATH naming the workspace (or below it) is reported."""
+        [f] = F.from_environment({"PYTHONPATH": "/opt/lib:/app/src"}, workdir=W)
+        assert f.code == "pythonpath-into-workspace" and f.path == "/app/src"
+
+    def test_pythonpath_elsewhere(self) -> None:
+        """PYTHONPATH outside the workspace, or none, is not."""
+        assert F.from_environment({"PYTHONPATH": "/opt/lib:/application"}, workdir=W) == []
+        assert F.from_environment({}, workdir=W) == []

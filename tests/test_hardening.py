@@ -90,7 +90,8 @@ class TestSplitEnvironment:
         """Safe defaults, the image's PATH, then the task's values, which win."""
         from verifier.environment import split_environment
         env = split_environment({"PATH": "/img/bin"}, {"A": "1"})
-        assert env == {"PYTHONDONTWRITEBYTECODE": "1", "PATH": "/img/bin", "A": "1"}
+        assert env == {"PYTHONDONTWRITEBYTECODE": "1", "PYTHONPYCACHEPREFIX": "/tmp/fcv-pycache",
+                       "PATH": "/img/bin", "A": "1"}
         assert split_environment({"PATH": "/img"}, {"PATH": "/task"})["PATH"] == "/task"
         assert "PYTHONSAFEPATH" not in env
 

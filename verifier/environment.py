@@ -15,10 +15,15 @@ from collections.abc import Iterable, Mapping
 
 DEFAULT_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
 
-#: Always set for the split verifier (a task may override it):
-#: PYTHONDONTWRITEBYTECODE - nothing tries to write ``__pycache__`` into the read-only
-#:   snapshot, and no stale agent ``.pyc`` is refreshed (B13).
-SAFE_DEFAULTS: Mapping[str, str] = {"PYTHONDONTWRITEBYTECODE": "1"}
+#: Always set for the split verifier (a task may override each):
+#: PYTHONDONTWRITEBYTECODE - nothing tries to write ``__pycache__`` into the read-only snapshot.
+#: PYTHONPYCACHEPREFIX - Python looks for cached bytecode only under this (empty, tmpfs) tree,
+#:   never in the workspace's ``__pycache__``, so a forged ``.pyc`` whose header matches the
+#:   source (B13) is never loaded. Sources are compiled afresh; nothing correct depends on the
+#:   agent's cache.
+PYCACHE_PREFIX = "/tmp/fcv-pycache"
+SAFE_DEFAULTS: Mapping[str, str] = {"PYTHONDONTWRITEBYTECODE": "1",
+                                    "PYTHONPYCACHEPREFIX": PYCACHE_PREFIX}
 
 #: Opt-in mitigations that a correct task could notice, by CLI flag name.
 OPT_IN: Mapping[str, Mapping[str, str]] = {

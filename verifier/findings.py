@@ -45,6 +45,7 @@ CODES: Mapping[str, tuple[str, str]] = {
     "python-bytecode": ("low", "bytecode in the workspace may be imported instead of source"),
     "agent-process-at-freeze": ("medium", "a process was still running when the agent stopped"),
     "verifier-wrote-workspace": ("info", "the tests tried to write into the read-only snapshot"),
+    "pythonpath-into-workspace": ("medium", "the verifier's PYTHONPATH includes the workspace"),
 }
 
 #: Where a workspace symlink must never lead: the verifier's inputs and outputs, and the
@@ -184,6 +185,19 @@ def from_scan(entries: Sequence[ScanEntry], *, workdir: str,
             out.append(finding("python-bytecode", shown,
                                "imported instead of its source when its header matches"))
     return out
+
+
+def from_environment(env: Mapping[str, str], *, workdir: str) -> list[Finding]:
+    """Findings about the split verifier's effective environment: a PYTHONPATH entry in the
+    workspace lets any module the agent put there shadow an installed one (a grader helper,
+    pytest itself), read-only mount or not."""
+    entries = [e for e in env.get("PYTHONPATH", "").split(":") if e]
+    inside = [e for e in entries if _under(e, [workdir])]
+    if not inside:
+        return []
+    return [finding("pythonpath-into-workspace", inside[0],
+                    f"PYTHONPATH={env['PYTHONPATH']} (image or task) puts the workspace on "
+                    "sys.path for the tests: a module there can shadow an installed one")]
 
 
 def from_processes(commands: Sequence[tuple[str, str]]) -> list[Finding]:

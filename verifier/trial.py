@@ -310,9 +310,10 @@ def run_trial(engine: Engine, task: Task, options: TrialOptions, *,
             try:
                 image = build_task_image(engine, task, trial_id=trial_id, progress=progress)
                 workdir = resolve_workdir(engine, task, image)
-                split_env = environment.split_environment(
-                    environment.image_env(engine.inspect_image(image)["Config"].get("Env")),
-                    verifier_env, opt_in=options.mitigations)
+                image_env = environment.image_env(
+                    engine.inspect_image(image)["Config"].get("Env"))
+                split_env = environment.split_environment(image_env, verifier_env,
+                                                          opt_in=options.mitigations)
                 shell = detect_shell(engine, image, trial_id=trial_id)
                 hardening = options.hardening.with_limits(
                     memory_mb=task.environment.memory_mb, cpus=task.environment.cpus)
@@ -329,6 +330,8 @@ def run_trial(engine: Engine, task: Task, options: TrialOptions, *,
                                       receiver_image=image)
                 findings, scan_error = collect_findings(engine, box, snap, processes,
                                                         trial_id=trial_id)
+                findings = (*findings, *F.from_environment({**image_env, **split_env},
+                                                           workdir=workdir))
             except UsageError:
                 raise
             except FcvError as e:
