@@ -543,16 +543,7 @@ class Engine:
 
     def path_exists(self, container: str, path: str) -> bool:
         """Whether ``path`` exists in a (possibly never started) container."""
-        try:
-            stream, _ = self.api.get_archive(container, path, chunk_size=1 << 16)
-        except docker.errors.NotFound:
-            return False
-        except (docker.errors.DockerException, requests.exceptions.RequestException) as e:
-            raise _wrap(f"look for {path}", e) from e
-        close = getattr(stream, "close", None)
-        if close is not None:
-            close()
-        return True
+        return self.stat_path(container, path) is not None
 
     def remove_container(self, container: str) -> None:
         def run() -> None:

@@ -90,8 +90,3 @@ class ImageMissing(FcvError):
 class VerificationError(FcvError):
     """The verification could not be done (verdict ``error``)."""
 
-
-class Interrupted(FcvError):
-    """fcv was interrupted (Ctrl-C or SIGTERM); whatever it created has been removed."""
-
-    exit_code = 130

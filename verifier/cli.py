@@ -12,7 +12,6 @@ import json
 import logging
 import math
 import os
-import signal
 import sys
 import traceback
 from collections.abc import Sequence
@@ -22,7 +21,7 @@ from isolation.engine import Engine
 from isolation.errors import EXIT_ERROR, EXIT_FAIL, EXIT_PASS, FcvError, UsageError
 from verifier import doctor, images, suite
 from verifier.task import Task
-from verifier.trial import AgentSpec, TrialOptions, run_trial
+from verifier.trial import AgentSpec, TrialOptions, run_trial, signals_as_interrupts
 from verifier.verdict import Comparison, format_table
 
 DESCRIPTION = """\
@@ -245,12 +244,9 @@ def _suite(args: argparse.Namespace) -> int:
         if tty and done < total:
             print(f"running... {done}/{total} done", end="", file=sys.stderr, flush=True)
 
-    previous = signal.signal(signal.SIGTERM, _raise_interrupt)
-    try:
+    with signals_as_interrupts():
         outcomes = suite.run_suite(cases, jobs=args.jobs, mitigations=mitigations,
                                    on_done=on_done)
-    finally:
-        signal.signal(signal.SIGTERM, previous)
     figures = suite.summary(outcomes)
     if args.json:
         _write(args.json, json.dumps(suite.to_json(outcomes, mitigations=mitigations),
@@ -262,10 +258,6 @@ def _suite(args: argparse.Namespace) -> int:
     print(suite.to_markdown(outcomes), file=sys.stderr)
     _status(", ".join(f"{k} {v}" for k, v in figures.items()))
     return EXIT_FAIL if figures["expectation_violations"] else EXIT_PASS
-
-
-def _raise_interrupt(signum: int, frame: object) -> None:
-    raise KeyboardInterrupt(f"signal {signum}")
 
 
 def _write(path: str, data: bytes) -> None:

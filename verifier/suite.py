@@ -13,7 +13,7 @@ import threading
 import time
 import tomllib
 import xml.etree.ElementTree as ET
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from typing import Any
 
@@ -387,6 +387,3 @@ def describe(outcome: Outcome) -> str:
         line += f"\n           - {v}"
     return line
 
-
-def by_name(outcomes: Sequence[Outcome]) -> Mapping[str, Outcome]:
-    return {o.case.name: o for o in outcomes}

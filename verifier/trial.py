@@ -14,6 +14,7 @@ import os
 import posixpath
 import shlex
 import signal
+import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 
@@ -108,7 +109,6 @@ class Trial:
 
     trial_id: str
     results: Mapping[str, TrialResult]
-    kept: bool = False
 
 
 def build_task_image(engine: Engine, task: Task, *, trial_id: str,
@@ -306,7 +306,7 @@ def run_trial(engine: Engine, task: Task, options: TrialOptions, *,
     findings: tuple[Finding, ...] = ()
     progress(f"trial {trial_id}: task {task.name}, agent {options.agent.describe()}")
     try:
-        with _signals_as_interrupts():
+        with signals_as_interrupts():
             try:
                 image = build_task_image(engine, task, trial_id=trial_id, progress=progress)
                 workdir = resolve_workdir(engine, task, image)
@@ -339,7 +339,7 @@ def run_trial(engine: Engine, task: Task, options: TrialOptions, *,
                     results[mode] = _result(trial_id, task, mode, options, agent=agent_phase,
                                             verification=None, image=image, findings=findings,
                                             error=e.diagnostics())
-                return Trial(trial_id=trial_id, results=results, kept=options.keep)
+                return Trial(trial_id=trial_id, results=results)
 
             for mode in sorted(options.modes, key=lambda m: m != "split"):
                 try:
@@ -376,7 +376,7 @@ def run_trial(engine: Engine, task: Task, options: TrialOptions, *,
                                             verification=None, image=image, findings=findings,
                                             error=e.diagnostics())
                 progress(f"{mode}: {results[mode].verdict}")
-            return Trial(trial_id=trial_id, results=results, kept=options.keep)
+            return Trial(trial_id=trial_id, results=results)
     finally:
         if options.keep:
             progress(f"--keep: resources labelled fcv.trial={trial_id} left in the engine; "
@@ -406,12 +406,11 @@ def cleanup(engine: Engine, trial_id: str) -> None:
 
 
 def _in_main_thread() -> bool:
-    import threading
     return threading.current_thread() is threading.main_thread()
 
 
 @contextmanager
-def _signals_as_interrupts() -> Iterator[None]:
+def signals_as_interrupts() -> Iterator[None]:
     """Turn SIGTERM into KeyboardInterrupt so ``finally`` blocks clean up on both."""
     if not _in_main_thread():
         yield
