@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import os
 import posixpath
+import threading
 import time
 from collections.abc import Mapping, Sequence
 from types import TracebackType
@@ -25,7 +26,7 @@ import attrs
 from isolation import archive
 from isolation import labels as L
 from isolation.engine import Engine, ExecResult, VolumeMount
-from isolation.errors import UsageError
+from isolation.errors import EngineError, UsageError
 from isolation.hardening import Hardening
 
 #: Keeps the container alive between execs; ``sh`` is the one program every task image has.
@@ -35,15 +36,66 @@ IDLE_COMMAND = "trap '' TERM INT HUP QUIT USR1 USR2; while :; do sleep 3600 & wa
 
 LOG_DIRS = {"logs": 0o755, "logs/agent": 0o777, "logs/verifier": 0o777, "logs/artifacts": 0o777}
 
+#: Under gVisor the engine's ``top`` lists the machine's processes, not the sandbox's, so fcv
+#: lists them from inside with its own static busybox, mounted read-only here from a volume
+#: the agent cannot change (no capability to unmount or remount it).
+TOOLS_DIR = "/.fcv-tools"
+TOOLS_IMAGE = "fcv/busybox:latest"
+_PS = [f"{TOOLS_DIR}/busybox", "ps", "-o", "pid,user,args"]
 
-def _idle_processes(engine: Engine, container: str, *, wait_s: float = 10.0) -> frozenset[str]:
+
+def _idle_processes(engine: Engine, container: str, *, inside: bool,
+                    wait_s: float = 10.0) -> frozenset[str]:
     """The PIDs of the idle loop and its ``sleep``, once both run (before any agent code)."""
     deadline = time.monotonic() + wait_s
     while True:
-        rows = engine.top(container)
+        rows = _list_inside(engine, container) if inside else _list_top(engine, container)
         if len(rows) >= 2 or time.monotonic() > deadline:
-            return frozenset(r.get("PID", "?") for r in rows)
+            return frozenset(p.pid for p in rows)
         time.sleep(0.02)
+
+
+def _list_top(engine: Engine, container: str) -> list[Process]:
+    return [Process(pid=r.get("PID", "?"), user=r.get("UID", "?"), command=r.get("CMD", "?"))
+            for r in engine.top(container)]
+
+
+def _list_inside(engine: Engine, container: str) -> list[Process]:
+    """The sandbox's processes as its own kernel (gVisor's) sees them, by fcv's busybox."""
+    result = engine.exec(container, _PS, user="0", workdir="/", environment={"PATH": ""},
+                         timeout_s=30)
+    if result.exit_code != 0:
+        raise EngineError(f"could not list the sandbox's processes (exit {result.exit_code}): "
+                          f"{result.output[-300:].decode('utf-8', 'replace')}")
+    rows = []
+    for line in result.output.decode("utf-8", "replace").splitlines()[1:]:
+        parts = line.split(None, 2)
+        if len(parts) == 3 and parts[0].isdigit() and not parts[2].startswith(" ".join(_PS)):
+            rows.append(Process(pid=parts[0], user=parts[1], command=parts[2]))
+    return rows
+
+
+def _tools_volume(engine: Engine, trial_id: str) -> str:
+    """A volume holding fcv's static busybox, copied through the archive API."""
+    volume = engine.create_volume(L.resource_name(trial_id, "tools"),
+                                  labels=L.trial_labels(trial_id, "tools"))
+    try:
+        filler = engine.create_container(
+            TOOLS_IMAGE, ["true"], entrypoint=[], name=L.resource_name(trial_id, "probe") + "-tools",
+            labels=L.trial_labels(trial_id, "probe"), host_config=Hardening().host_config(),
+            mounts=[VolumeMount(volume=volume, target="/fcv-tools", no_copy=True)])
+        try:
+            # Drained before the copy goes back in: the engine holds the container while an
+            # archive is being read, and a put into the same container would wait on it.
+            stream, _ = engine.get_archive(filler, "/bin/busybox")
+            binary = b"".join(stream)
+            engine.put_archive(filler, "/fcv-tools", binary)
+        finally:
+            engine.remove_container(filler)
+    except BaseException:
+        engine.remove_volume(volume)
+        raise
+    return volume
 
 
 @attrs.frozen(kw_only=True)
@@ -68,8 +120,12 @@ class Sandbox:
     user: str | None = None
     environment: Mapping[str, str] = attrs.field(factory=dict)
     frozen: bool = False
-    #: Host PIDs of fcv's own idle processes, seen before any agent code ran.
+    #: PIDs of fcv's own idle processes, seen before any agent code ran (host PIDs under
+    #: runc, the sandbox's own under gVisor).
     idle_pids: frozenset[str] = frozenset()
+    #: The volume with fcv's busybox (gVisor only), and the container runtime.
+    tools_volume: str | None = None
+    runtime: str | None = None
 
     @classmethod
     def start(
@@ -95,10 +151,17 @@ class Sandbox:
         if not workdir.startswith("/") or workdir == "/":
             raise UsageError(f"workspace must be an absolute directory below /, got {workdir!r}")
         hardening = hardening or Hardening()
+        inside = hardening.runtime == "runsc"
         volume = engine.create_volume(L.resource_name(trial_id, "workspace"),
                                       labels=L.trial_labels(trial_id, "workspace"))
         container: str | None = None
+        tools: str | None = None
         try:
+            mounts = [VolumeMount(volume=volume, target=workdir, no_copy=False)]
+            if inside:
+                tools = _tools_volume(engine, trial_id)
+                mounts.append(VolumeMount(volume=tools, target=TOOLS_DIR, read_only=True,
+                                          no_copy=True))
             container = engine.create_container(
                 image_id,
                 [IDLE_COMMAND],
@@ -107,21 +170,24 @@ class Sandbox:
                 labels=L.trial_labels(trial_id, "agent"),
                 host_config=hardening.host_config(),
                 # no_copy=False: the engine fills the fresh volume with the image's workdir.
-                mounts=[VolumeMount(volume=volume, target=workdir, no_copy=False)],
+                mounts=mounts,
                 working_dir=workdir,
                 environment=environment,
             )
             engine.put_archive(container, "/", archive.dirs_tar(LOG_DIRS))
             engine.start(container)
-            idle = _idle_processes(engine, container)
+            idle = _idle_processes(engine, container, inside=inside)
         except BaseException:
             if container is not None:
                 engine.remove_container(container)
             engine.remove_volume(volume)
+            if tools is not None:
+                engine.remove_volume(tools)
             raise
         return cls(engine=engine, trial_id=trial_id, container_id=container,
                    workspace_volume=volume, workdir=workdir, image_id=image_id, user=user,
-                   environment=dict(environment or {}), idle_pids=idle)
+                   environment=dict(environment or {}), idle_pids=idle, tools_volume=tools,
+                   runtime=hardening.runtime)
 
     def __enter__(self) -> Self:
         return self
@@ -138,13 +204,14 @@ class Sandbox:
         workdir: str | None = None,
         environment: Mapping[str, str] | None = None,
         timeout_s: float | None = None,
+        stop: threading.Event | None = None,
     ) -> ExecResult:
         """Run a command in the sandbox as the agent user (unless ``user`` is given), in the
-        workdir, and stop waiting for it at ``timeout_s``."""
+        workdir, and stop waiting for it at ``timeout_s`` or when ``stop`` is set."""
         env = {**self.environment, **(environment or {})}
         return self.engine.exec(self.container_id, command, user=user or self.user,
                                 workdir=workdir or self.workdir, environment=env,
-                                timeout_s=timeout_s)
+                                timeout_s=timeout_s, stop=stop)
 
     def upload_bytes(self, path: str, data: bytes, *, mode: int = 0o644) -> None:
         """Write one root-owned file at an absolute ``path`` in the sandbox.
@@ -174,11 +241,16 @@ class Sandbox:
             # runs, which is all the freeze is for; the workspace is still there to snapshot.
             self.frozen = True
             return []
+        if self.runtime == "runsc":
+            # A paused sandbox runs no command, so the list is taken just before the pause;
+            # a process started in between is the one gap, and it is frozen too.
+            rows = _list_inside(self.engine, self.container_id)
+            self.engine.pause(self.container_id)
+            self.frozen = True
+            return rows
         self.engine.pause(self.container_id)
         self.frozen = True
-        rows = self.engine.top(self.container_id)
-        return [Process(pid=r.get("PID", "?"), user=r.get("UID", "?"),
-                        command=r.get("CMD", "?")) for r in rows]
+        return _list_top(self.engine, self.container_id)
 
     def leftover(self, processes: list[Process]) -> list[Process]:
         """The processes the agent left running (fcv's own idle processes excluded)."""
@@ -194,3 +266,5 @@ class Sandbox:
         """Remove the container and its workspace volume."""
         self.engine.remove_container(self.container_id)
         self.engine.remove_volume(self.workspace_volume)
+        if self.tools_volume is not None:
+            self.engine.remove_volume(self.tools_volume)

@@ -98,6 +98,8 @@ class ExecResult:
     timed_out: bool
     duration_s: float
     output: bytes = b""
+    #: fcv stopped waiting because ``stop`` was set (the caller froze the container).
+    stopped: bool = False
 
 
 @attrs.frozen(kw_only=True)
@@ -428,6 +430,15 @@ class Engine:
         return _call("inspect a container", lambda: self.api.inspect_container(container),
                      retry=True)
 
+    def writable_layer_bytes(self, container: str) -> int:
+        """The size of a container's writable layer (``SizeRw``), which the engine computes by
+        walking it: call it sparingly."""
+        def inspect() -> Any:
+            return self.api._result(self.api._get(
+                self.api._url("/containers/{0}/json", container), params={"size": 1}), True)
+        return int(_call("measure a container's writable layer", inspect, retry=True)
+                   .get("SizeRw") or 0)
+
     def logs(self, container: str, *, stdout: bool = True, stderr: bool = True) -> str:
         """A finished container's output, decoded (invalid UTF-8 replaced)."""
         raw = _call("read a container's output",
@@ -472,10 +483,12 @@ class Engine:
         environment: Mapping[str, str] | None = None,
         timeout_s: float | None = None,
         output_limit: int = 1 << 20,
+        stop: threading.Event | None = None,
     ) -> ExecResult:
         """Run a command in a running container, keeping the last ``output_limit`` bytes of
         its combined output. At ``timeout_s`` fcv stops waiting and reports ``timed_out``; the
-        process is left to whoever owns the container (the agent's is frozen next)."""
+        process is left to whoever owns the container (the agent's is frozen next). When
+        ``stop`` is set, fcv stops waiting too and reports ``stopped``."""
         def create() -> Any:
             return self.api.exec_create(
                 container, list(command), stdout=True, stderr=True, user=user or "",
@@ -501,15 +514,28 @@ class Engine:
 
         reader = threading.Thread(target=pump, name="fcv-exec-output", daemon=True)
         reader.start()
-        finished = done.wait(timeout_s)
+        deadline = None if timeout_s is None else started + timeout_s
+        finished = stopped = False
+        while True:
+            left = None if deadline is None else max(0.0, deadline - time.monotonic())
+            step = left if stop is None else min(left if left is not None else 0.2, 0.2)
+            if done.wait(step):
+                finished = True
+                break
+            if stop is not None and stop.is_set():
+                stopped = True
+                break
+            if deadline is not None and time.monotonic() >= deadline:
+                break
         duration = time.monotonic() - started
         if not finished:
             stream.close()
             reader.join(5)
         info = _call("inspect a command", lambda: self.api.exec_inspect(exec_id), retry=True)
         exit_code = None if info.get("Running") else info.get("ExitCode")
-        return ExecResult(exit_code=exit_code, timed_out=not finished, duration_s=duration,
-                          output=bytes(output[-output_limit:]))
+        return ExecResult(exit_code=exit_code, timed_out=not finished and not stopped,
+                          duration_s=duration, output=bytes(output[-output_limit:]),
+                          stopped=stopped)
 
     def put_archive(self, container: str, path: str, data: bytes | Iterable[bytes]) -> None:
         """Extract a tar stream into a container (created, running or stopped)."""

@@ -75,6 +75,8 @@ class Hardening:
     network_mode: str = attrs.field(default="none", validator=attrs.validators.in_(("none",)))
     runtime: str | None = None
     read_only_rootfs: bool = False
+    #: A hard quota on the writable layer, where the storage driver has one (not ext4).
+    storage_quota_bytes: int | None = None
 
     def with_limits(self, *, memory_mb: int | None, cpus: float | None) -> Hardening:
         """The same profile with a task's own memory and CPU limits, where it sets them."""
@@ -104,6 +106,8 @@ class Hardening:
         }
         if self.runtime is not None:
             config["runtime"] = self.runtime
+        if self.storage_quota_bytes is not None:
+            config["storage_opt"] = {"size": str(self.storage_quota_bytes)}
         return config
 
     @classmethod

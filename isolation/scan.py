@@ -85,8 +85,9 @@ def parse_output(text: str) -> ScanReport:
 
 
 def scan_volume(engine: Engine, volume: str, *, trial_id: str,
-                image: str = SCANNER_IMAGE) -> ScanReport:
-    """Scan a snapshot volume and return its notable entries.
+                image: str = SCANNER_IMAGE, max_entries: int | None = None) -> ScanReport:
+    """Scan a snapshot volume and return its notable entries. With ``max_entries`` the scan
+    stops soon after that many entries and its summary says ``truncated``.
 
     Raises:
         EngineError: the scanner image is missing, or the scan did not complete.
@@ -97,7 +98,8 @@ def scan_volume(engine: Engine, volume: str, *, trial_id: str,
         payload = f.read()
     hardening = Hardening(cap_add=("DAC_READ_SEARCH",), pids_limit=64, memory_mb=512)
     container = engine.create_container(
-        image, ["python3", "-I", "/fcv-scan/scan.py", _MOUNT], entrypoint=[],
+        image, ["python3", "-I", "/fcv-scan/scan.py", _MOUNT,
+                *([str(max_entries)] if max_entries is not None else [])], entrypoint=[],
         name=L.resource_name(trial_id, "probe") + "-scan",
         labels=L.trial_labels(trial_id, "probe"), host_config=hardening.host_config(),
         mounts=[VolumeMount(volume=volume, target=_MOUNT, read_only=True)],

@@ -71,9 +71,9 @@ def notable(name: str, st: os.stat_result, full: str) -> tuple[str, list[str]]:
     return kind, reasons
 
 
-def main(root: str) -> None:
+def main(root: str, max_entries: int | None = None) -> None:
     counts = {"files": 0, "dirs": 0, "symlinks": 0, "other": 0, "bytes": 0, "reported": 0,
-              "unreported": 0, "unreadable_dirs": 0}
+              "unreported": 0, "unreadable_dirs": 0, "truncated": 0}
     out = sys.stdout
 
     def report(entry: dict[str, object]) -> None:
@@ -86,6 +86,12 @@ def main(root: str) -> None:
 
     stack = [root]
     while stack:
+        if max_entries is not None and (counts["files"] + counts["dirs"] + counts["symlinks"]
+                                        + counts["other"]) > max_entries:
+            # Over the policy's limit: the snapshot is refused, so counting on is wasted work
+            # (and an agent's million files must not buy a scan timeout instead of a fail).
+            counts["truncated"] = 1
+            break
         directory = stack.pop()
         try:
             names = os.listdir(directory)
@@ -123,4 +129,4 @@ def main(root: str) -> None:
 
 
 if __name__ == "__main__":
-    main(sys.argv[1])
+    main(sys.argv[1], int(sys.argv[2]) if len(sys.argv) > 2 else None)

@@ -18,6 +18,7 @@ from isolation.engine import Engine
 from isolation.errors import EXIT_ERROR, EXIT_FAIL, EXIT_PASS, EXIT_USAGE
 from tests.tasktools import PYTHON_DOCKERFILE, make_task, write_agent
 from verifier.cli import main
+from verifier.policy import Policy
 
 pytestmark = pytest.mark.engine
 ROOT = Path(__file__).resolve().parent.parent
@@ -39,8 +40,10 @@ class TestRun:
         assert doc["schema"] == "fcv.trial/v1"
         assert set(doc) == {"schema", "trial_id", "task", "mode", "snapshot_method", "verdict",
                             "reward", "rewards", "error", "agent", "verifier", "images",
-                            "findings"}
+                            "findings", "policy"}
         assert (doc["mode"], doc["verdict"], doc["reward"]) == ("split", "pass", 1.0)
+        default = Policy.load("default")
+        assert doc["policy"] == {"name": "default", "digest": default.digest, "overrides": {}}
         assert doc["images"]["task"].startswith("sha256:")
         assert set(doc["agent"]) == {"exit_code", "timed_out", "duration_s"}
         assert doc["agent"]["exit_code"] == 0 and doc["verifier"]["exit_code"] == 0

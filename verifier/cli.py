@@ -20,6 +20,7 @@ from typing import Any
 from isolation.engine import Engine
 from isolation.errors import EXIT_ERROR, EXIT_FAIL, EXIT_PASS, FcvError, UsageError
 from verifier import doctor, images, suite
+from verifier import policy as policy_mod
 from verifier.task import Task
 from verifier.trial import AgentSpec, TrialOptions, run_trial, signals_as_interrupts
 from verifier.verdict import Comparison, format_table
@@ -59,19 +60,38 @@ def _add_agent_args(p: argparse.ArgumentParser) -> None:
                    help="oracle: upload solution/ to /solution and run solve.sh; none: do nothing")
     g.add_argument("--agent-script", metavar="PATH",
                    help="upload PATH and run it as the agent ([agent].user, in the workdir)")
-    p.add_argument("--snapshot", choices=("volume", "commit"), default="volume",
-                   help="volume (default): the frozen workspace volume itself, no copy; "
-                        "commit: docker commit + diff kept for forensics, workspace copied "
-                        "through the archive API into a fresh volume")
-    p.add_argument("--workspace", choices=("ro", "scratch"), default="ro",
-                   help="ro (default): the verifier sees the snapshot read-only; scratch: a "
-                        "writable throwaway overlay for tests that write into the workspace")
-    p.add_argument("--threshold", type=_finite, default=1.0,
-                   help="reward at or above which the verdict is pass (default 1.0)")
+    _add_policy_arg(p)
+    p.add_argument("--snapshot", choices=("volume", "commit"), default=None,
+                   help="override the policy's snapshot.method. volume: the frozen workspace "
+                        "volume itself, no copy; commit: docker commit + diff kept for "
+                        "forensics, workspace copied through the archive API into a fresh "
+                        "volume")
+    p.add_argument("--workspace", choices=("ro", "scratch"), default=None,
+                   help="override the policy's workspace.mode. ro: the verifier sees the "
+                        "snapshot read-only; scratch: a writable throwaway overlay for tests "
+                        "that write into the workspace")
+    p.add_argument("--threshold", type=_finite, default=None,
+                   help="override the policy's verdict.threshold, the reward at or above which "
+                        "the verdict is pass")
     p.add_argument("--keep", action="store_true",
                    help="leave the trial's containers, volumes and images for inspection")
     p.add_argument("--json", action="store_true", help="print one JSON document to stdout")
     _add_mitigation_args(p)
+
+
+def _add_policy_arg(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--policy", metavar="NAME|PATH", default=policy_mod.DEFAULT_POLICY,
+                   help="isolation policy: a name from policies/ (default, strict, "
+                        "harbor-compat) or a .toml file; recorded with every verdict by name "
+                        "and digest (`fcv policy show NAME`). Overrides given on the command "
+                        "line are recorded too.")
+
+
+def _load_policy(name: str) -> policy_mod.Policy:
+    policy = policy_mod.Policy.load(name)
+    for key in policy.unsafe:
+        _status(f"warning: policy {policy.name} weakens isolation: {key} = true")
+    return policy
 
 
 def _add_mitigation_args(p: argparse.ArgumentParser) -> None:
@@ -128,7 +148,19 @@ def build_parser() -> argparse.ArgumentParser:
     suite.add_argument("--json", metavar="FILE", help="write the full results as JSON")
     suite.add_argument("--junit", metavar="FILE", help="write JUnit XML, one test per case")
     suite.add_argument("--markdown", metavar="FILE", help="write the summary table")
+    _add_policy_arg(suite)
     _add_mitigation_args(suite)
+
+    pol = sub.add_parser("policy", help="show and check isolation policies",
+                         description="Policies live in policies/*.toml (data only, schema "
+                                     f"{policy_mod.SCHEMA}). A verdict records its policy's "
+                                     "name and digest: SHA-256 of the file's bytes.")
+    pol_sub = pol.add_subparsers(dest="policy_command", required=True, parser_class=_Parser)
+    show = pol_sub.add_parser("show", help="print the effective policy (every default filled "
+                                           "in) and its digest; exit 2 if it does not load")
+    show.add_argument("name", metavar="NAME|PATH")
+    show.add_argument("--json", action="store_true", help="one JSON document to stdout")
+    pol_sub.add_parser("list", help="the named policies and their digests")
 
     img = sub.add_parser("images", help="local base images (no registry)")
     img_sub = img.add_subparsers(dest="images_command", required=True, parser_class=_Parser)
@@ -192,6 +224,8 @@ def _dispatch(args: argparse.Namespace) -> int:
         return _doctor(args)
     if args.command == "gc":
         return _gc(args)
+    if args.command == "policy":
+        return _policy(args)
     raise UsageError(f"unknown command {args.command}")
 
 
@@ -205,9 +239,10 @@ def _run(args: argparse.Namespace) -> int:
     agent = AgentSpec.parse(args.agent, args.agent_script)
     task = _load_task(args.task)
     modes = ("split", "same") if args.command == "compare" else (args.mode,)
-    options = TrialOptions(agent=agent, modes=modes, snapshot_method=args.snapshot,
-                           workspace=args.workspace, keep=args.keep, threshold=args.threshold,
-                           mitigations=_mitigations(args))
+    policy = _load_policy(args.policy)
+    options = TrialOptions.from_policy(policy, agent=agent, modes=modes, keep=args.keep,
+                                       snapshot_method=args.snapshot, workspace=args.workspace,
+                                       threshold=args.threshold, mitigations=_mitigations(args))
     engine = Engine.connect()
     try:
         trial = run_trial(engine, task, options, progress=_status)
@@ -232,6 +267,7 @@ def _suite(args: argparse.Namespace) -> int:
     if args.jobs < 1:
         raise UsageError(f"--jobs: expected a positive number, got {args.jobs}")
     cases = suite.discover(args.dirs)
+    policy = _load_policy(args.policy)
     mitigations = _mitigations(args)
     _status(f"suite: {len(cases)} cases, {args.jobs} at a time")
     tty = sys.stderr.isatty()
@@ -246,7 +282,7 @@ def _suite(args: argparse.Namespace) -> int:
 
     with signals_as_interrupts():
         outcomes = suite.run_suite(cases, jobs=args.jobs, mitigations=mitigations,
-                                   on_done=on_done)
+                                   on_done=on_done, policy=policy)
     figures = suite.summary(outcomes)
     if args.json:
         _write(args.json, json.dumps(suite.to_json(outcomes, mitigations=mitigations),
@@ -295,6 +331,35 @@ def _doctor(args: argparse.Namespace) -> int:
         if c.fix:
             print(f"       fix: {c.fix}", file=sys.stderr)
     return EXIT_PASS if all(c.ok for c in checks) else EXIT_FAIL
+
+
+def _policy(args: argparse.Namespace) -> int:
+    if args.policy_command == "list":
+        for name in policy_mod.available():
+            try:
+                loaded = policy_mod.Policy.load(name)
+                print(f"{name}\t{loaded.digest}\t{loaded.description}")
+            except policy_mod.PolicyError as e:
+                print(f"{name}\tINVALID\t{e}")
+        return EXIT_PASS
+    policy = _load_policy(args.name)
+    if args.json:
+        print(json.dumps(policy.to_json(), indent=2))
+    else:
+        print(_policy_text(policy.to_json()))
+    return EXIT_PASS
+
+
+def _policy_text(doc: dict[str, Any]) -> str:
+    lines = [f"# {doc['name']}: {doc['description']}", f"# source {doc['source']}",
+             f"# digest {doc['digest']}"]
+    for key in ("agent", "verifier", "snapshot", "workspace", "findings", "environment",
+                "verdict"):
+        lines.append(f"[{key}]")
+        lines += [f"{k} = {json.dumps(v)}" for k, v in doc[key].items()]
+    if doc["unsafe"]:
+        lines.append("# unsafe: " + ", ".join(doc["unsafe"]))
+    return "\n".join(lines)
 
 
 def _gc(args: argparse.Namespace) -> int:

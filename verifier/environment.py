@@ -52,13 +52,15 @@ def image_env(config_env: Iterable[str] | None) -> dict[str, str]:
 
 
 def split_environment(image: Mapping[str, str], task: Mapping[str, str], *,
-                      opt_in: Iterable[str] = ()) -> dict[str, str]:
+                      opt_in: Iterable[str] = (), safe_defaults: bool = True) -> dict[str, str]:
     """The environment the split verifier's ``test.sh`` starts with (on top of the image's).
+    ``safe_defaults=False`` (a policy's ``unsafe_no_safe_defaults``) leaves out
+    :data:`SAFE_DEFAULTS`, as Harbor does.
 
     Raises:
         ValueError: an unknown opt-in name.
     """
-    env = dict(SAFE_DEFAULTS)
+    env = dict(SAFE_DEFAULTS) if safe_defaults else {}
     for name in opt_in:
         if name not in OPT_IN:
             raise ValueError(f"unknown verifier mitigation {name!r}; known: {sorted(OPT_IN)}")

@@ -46,7 +46,12 @@ CODES: Mapping[str, tuple[str, str]] = {
     "agent-process-at-freeze": ("medium", "a process was still running when the agent stopped"),
     "verifier-wrote-workspace": ("info", "the tests tried to write into the read-only snapshot"),
     "pythonpath-into-workspace": ("medium", "the verifier's PYTHONPATH includes the workspace"),
+    "disk-limit-exceeded": ("high", "the agent wrote more than the policy's snapshot.max_bytes"),
+    "file-limit-exceeded": ("high", "the workspace holds more than snapshot.max_files entries"),
 }
+#: Findings that fail the split verdict under every policy: the snapshot is over the policy's
+#: limits, so it is not verified at all.
+LIMIT_CODES = ("disk-limit-exceeded", "file-limit-exceeded")
 
 #: Where a workspace symlink must never lead: the verifier's inputs and outputs, and the
 #: /proc and /dev/fd doors back to the whole filesystem (/proc/self/root/logs/...).
@@ -61,7 +66,7 @@ PROFILE_PATTERNS = ("/etc/profile", "/etc/profile.d/*", "/etc/bash.bashrc", "/et
                     "/etc/zsh/*", "/etc/security/pam_env.conf", "/root/.local/bin/env",
                     "/home/*/.local/bin/env", "/root/.bash_login", "/root/.zshrc")
 #: Paths fcv itself creates in the agent container, and scratch space nobody verifies.
-IGNORED_PREFIXES = ("/fcv-agent", "/solution", "/tmp", "/logs/agent", "/logs/artifacts",
+IGNORED_PREFIXES = ("/fcv-agent", "/.fcv-tools", "/solution", "/tmp", "/logs/agent", "/logs/artifacts",
                     "/proc", "/sys", "/dev", "/run", "/var/tmp", "/root/.cache")
 FCV_DIRS = ("/logs", "/logs/agent", "/logs/verifier", "/logs/artifacts")
 #: At most this many findings of one code are listed; one more says how many were left out.
@@ -140,10 +145,12 @@ def resolve_link(rel_path: str, links: Mapping[str, str], *, workdir: str) -> st
 
 
 def from_scan(entries: Sequence[ScanEntry], *, workdir: str,
-              resolved: Mapping[str, str] | None = None) -> list[Finding]:
+              resolved: Mapping[str, str] | None = None,
+              protected: Sequence[str] = PRIVATE_PATHS) -> list[Finding]:
     """Findings from the snapshot scan. ``resolved`` maps symlink paths to where the engine
     says they lead in the verifier; a link is judged by both that and its lexical resolution,
-    and the worse of the two counts."""
+    and the worse of the two counts. ``protected`` are the paths a link must not reach (the
+    policy's ``findings.protected_paths``)."""
     links = {e.path: e.target for e in entries if e.kind == "symlink" and e.target is not None}
     out: list[Finding] = []
     for e in sorted(entries, key=lambda e: e.path):
@@ -151,11 +158,11 @@ def from_scan(entries: Sequence[ScanEntry], *, workdir: str,
         if e.kind == "symlink" and e.target is not None:
             lexical = resolve_link(e.path, links, workdir=workdir)
             engine_view = (resolved or {}).get(e.path, lexical)
-            where = next((w for w in (engine_view, lexical) if _under(w, PRIVATE_PATHS)),
+            where = next((w for w in (engine_view, lexical) if _under(w, protected)),
                          engine_view if not _under(engine_view, [workdir]) else lexical)
             if _under(where, [workdir]):
                 pass
-            elif _under(where, PRIVATE_PATHS):
+            elif _under(where, protected):
                 out.append(finding("symlink-to-private", shown,
                                    f"symlink to {e.target} leads to {where}, which only the "
                                    "verifier writes or reads"))
@@ -225,12 +232,16 @@ def cap(findings: Sequence[Finding], *, limit: int = PER_CODE_LIMIT) -> tuple[Fi
     return tuple(out)
 
 
+def _frozen(codes: Iterable[str]) -> frozenset[str]:
+    return frozenset(codes)
+
+
 @attrs.frozen(kw_only=True)
 class Policy:
     """Which findings make the split verdict ``fail`` whatever the tests said."""
 
     fail_on: frozenset[str] = attrs.field(
-        default=frozenset({"symlink-to-private"}), converter=frozenset,
+        default=frozenset({"symlink-to-private"}), converter=_frozen,
         validator=attrs.validators.deep_iterable(attrs.validators.in_(tuple(CODES))))
 
     def violations(self, findings: Iterable[Finding]) -> list[Finding]:

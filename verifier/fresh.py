@@ -49,6 +49,26 @@ def detect_shell(engine: Engine, image_id: str, *, trial_id: str) -> list[str]:
         engine.remove_container(probe)
 
 
+def _fill_tests_and_logs(engine: Engine, *, trial_id: str, image_id: str, tests_dir: str,
+                         logs_volume: str) -> str:
+    """A volume holding the tests, and ``logs_volume`` made world-writable; returns the
+    tests volume's name."""
+    tests_volume = engine.create_volume(L.resource_name(trial_id, "tests"),
+                                        labels=L.trial_labels(trial_id, "tests"))
+    filler = engine.create_container(
+        image_id, ["true"], entrypoint=[], name=L.resource_name(trial_id, "probe") + "-tests",
+        labels=L.trial_labels(trial_id, "probe"), host_config=Hardening().host_config(),
+        mounts=[VolumeMount(volume=tests_volume, target=TESTS_PATH, no_copy=True),
+                VolumeMount(volume=logs_volume, target=VERIFIER_LOGS, no_copy=True)])
+    try:
+        engine.put_archive(filler, "/", archive.directory_tar(tests_dir, "tests",
+                                                              executable=("test.sh",)))
+        engine.put_archive(filler, "/logs", archive.dirs_tar({"verifier": 0o777}))
+    finally:
+        engine.remove_container(filler)
+    return tests_volume
+
+
 def collect(engine: Engine, container: str, phase: PhaseRecord, *,
             threshold: float) -> Verification:
     """Copy ``/logs/verifier`` out through the archive API (regular files only, capped) and
@@ -96,6 +116,15 @@ def verify_split(
     """
     logs_volume = engine.create_volume(L.resource_name(trial_id, "verifier-logs"),
                                        labels=L.trial_labels(trial_id, "verifier-logs"))
+    mounts = [VolumeMount(volume=workspace_volume, target=workdir, read_only=read_only),
+              VolumeMount(volume=logs_volume, target=VERIFIER_LOGS)]
+    if hardening.read_only_rootfs:
+        # The engine refuses archive writes into a read-only root filesystem, so the tests
+        # arrive on their own volume (mounted read-only) and /logs/verifier is prepared on
+        # its volume, both through a container that is created and never started.
+        mounts.append(VolumeMount(volume=_fill_tests_and_logs(
+            engine, trial_id=trial_id, image_id=image_id, tests_dir=tests_dir,
+            logs_volume=logs_volume), target=TESTS_PATH, read_only=True))
     container = engine.create_container(
         image_id,
         [*shell, TEST_COMMAND],
@@ -103,17 +132,15 @@ def verify_split(
         name=L.resource_name(trial_id, "verifier"),
         labels=L.trial_labels(trial_id, "verifier"),
         host_config=hardening.host_config(),
-        mounts=[
-            VolumeMount(volume=workspace_volume, target=workdir, read_only=read_only),
-            VolumeMount(volume=logs_volume, target=VERIFIER_LOGS),
-        ],
+        mounts=mounts,
         user=user,
         working_dir=workdir,
         environment=environment,
     )
-    engine.put_archive(container, "/", archive.directory_tar(tests_dir, "tests",
-                                                             executable=("test.sh",)))
-    engine.put_archive(container, "/logs", archive.dirs_tar({"verifier": 0o777}))
+    if not hardening.read_only_rootfs:
+        engine.put_archive(container, "/", archive.directory_tar(tests_dir, "tests",
+                                                                 executable=("test.sh",)))
+        engine.put_archive(container, "/logs", archive.dirs_tar({"verifier": 0o777}))
     engine.start(container)
     waited = engine.wait(container, timeout_s=timeout_s)
     phase = PhaseRecord(exit_code=waited.exit_code, timed_out=waited.timed_out,

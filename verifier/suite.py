@@ -22,6 +22,7 @@ import attrs
 from isolation import labels as L
 from isolation.engine import Engine
 from isolation.errors import FcvError, UsageError
+from verifier.policy import DEFAULT_POLICY, Policy
 from verifier.task import Task
 from verifier.trial import AgentSpec, TrialOptions, cleanup, run_trial
 from verifier.verdict import VERDICTS, Comparison
@@ -226,15 +227,15 @@ def check(case: Case, comparison: Comparison | None, error: str | None = None) -
 
 
 def run_case(engine: Engine, case: Case, *, trial_id: str,
-             mitigations: Sequence[str] = ()) -> Outcome:
+             mitigations: Sequence[str] = (), policy: Policy | None = None) -> Outcome:
     started = time.monotonic()
     comparison: Comparison | None = None
     error: str | None = None
     try:
         task = Task.from_dir(case.task_dir)
-        options = TrialOptions(agent=case.agent, modes=("split", "same"),
-                               snapshot_method=case.snapshot, workspace=case.workspace,
-                               mitigations=tuple(mitigations))
+        options = TrialOptions.from_policy(
+            policy or Policy.load(DEFAULT_POLICY), agent=case.agent, modes=("split", "same"),
+            snapshot_method=case.snapshot, workspace=case.workspace, mitigations=mitigations)
         trial = run_trial(engine, task, options, trial_id=trial_id)
         comparison = Comparison(same=trial.results["same"], split=trial.results["split"])
     except FcvError as e:
@@ -246,7 +247,8 @@ def run_case(engine: Engine, case: Case, *, trial_id: str,
 
 def run_suite(cases: Sequence[Case], *, jobs: int = 1, mitigations: Sequence[str] = (),
               on_done: Callable[[Outcome, int, int], None] = lambda *_: None,
-              connect: Callable[[], Engine] = Engine.connect) -> list[Outcome]:
+              connect: Callable[[], Engine] = Engine.connect,
+              policy: Policy | None = None) -> list[Outcome]:
     """Run every case, ``jobs`` at a time; outcomes in case order.
 
     On Ctrl-C/SIGTERM no new case starts, and the resources of the cases in flight are removed
@@ -256,6 +258,7 @@ def run_suite(cases: Sequence[Case], *, jobs: int = 1, mitigations: Sequence[str
     engines: list[Engine] = []
     lock = threading.Lock()
     trial_ids = {case.name: L.new_trial_id() for case in cases}
+    policy = policy or Policy.load(DEFAULT_POLICY)
 
     def engine() -> Engine:
         if not hasattr(local, "engine"):
@@ -265,7 +268,8 @@ def run_suite(cases: Sequence[Case], *, jobs: int = 1, mitigations: Sequence[str
         return local.engine  # type: ignore[no-any-return]
 
     def work(case: Case) -> Outcome:
-        return run_case(engine(), case, trial_id=trial_ids[case.name], mitigations=mitigations)
+        return run_case(engine(), case, trial_id=trial_ids[case.name], mitigations=mitigations,
+                        policy=policy)
 
     outcomes: dict[str, Outcome] = {}
     pool = ThreadPoolExecutor(max_workers=max(1, jobs), thread_name_prefix="fcv-suite")

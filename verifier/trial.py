@@ -17,11 +17,12 @@ import signal
 import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
+from typing import Any
 
 import attrs
 
+from isolation import disk, scan
 from isolation import labels as L
-from isolation import scan
 from isolation import snapshot as snapshots
 from isolation.agent import Process, Sandbox
 from isolation.engine import Engine, ExecResult
@@ -30,6 +31,7 @@ from isolation.hardening import Hardening
 from verifier import environment
 from verifier import findings as F
 from verifier.fresh import Verification, detect_shell, verify_split
+from verifier.policy import Policy
 from verifier.same import verify_same
 from verifier.task import Task, resolve_env
 from verifier.verdict import Finding, PhaseRecord, TrialResult
@@ -95,12 +97,52 @@ class TrialOptions:
     mitigations: tuple[str, ...] = attrs.field(
         default=(), converter=_to_tuple,
         validator=attrs.validators.deep_iterable(attrs.validators.in_(tuple(environment.OPT_IN))))
+    #: Paths a workspace symlink must not lead to (the policy's findings.protected_paths).
+    protected_paths: tuple[str, ...] = attrs.field(default=F.PRIVATE_PATHS, converter=_to_tuple)
+    #: fcv's verifier environment defaults (off only under an unsafe_* policy key).
+    safe_defaults: bool = True
+    #: Disk limits on what the agent leaves: workspace plus writable layer, and files.
+    max_bytes: int | None = None
+    max_files: int | None = None
+    #: What the verdict records about the policy: name, digest, and CLI overrides.
+    policy_ref: Mapping[str, Any] | None = None
+
+    @classmethod
+    def from_policy(cls, policy: Policy, *, agent: AgentSpec, modes: tuple[str, ...] = ("split",),
+                    keep: bool = False, snapshot_method: str | None = None,
+                    workspace: str | None = None, threshold: float | None = None,
+                    mitigations: Iterable[str] = ()) -> TrialOptions:
+        """Options from a policy; a value given here overrides the policy's and is recorded
+        with the verdict as an override."""
+        overrides: dict[str, Any] = {}
+        if snapshot_method is not None and snapshot_method != policy.snapshot_method:
+            overrides["snapshot.method"] = snapshot_method
+        if workspace is not None and workspace != policy.workspace_mode:
+            overrides["workspace.mode"] = workspace
+        if threshold is not None and threshold != policy.threshold:
+            overrides["verdict.threshold"] = threshold
+        extra = [m for m in mitigations if m not in policy.mitigations]
+        if extra:
+            overrides["environment.mitigations"] = [*policy.mitigations, *extra]
+        return cls(agent=agent, modes=modes, keep=keep,
+                   snapshot_method=snapshot_method or policy.snapshot_method,
+                   workspace=workspace or policy.workspace_mode,
+                   threshold=policy.threshold if threshold is None else threshold,
+                   hardening=policy.agent, verifier_hardening=policy.verifier,
+                   policy=policy.findings, mitigations=(*policy.mitigations, *extra),
+                   protected_paths=policy.protected_paths, safe_defaults=policy.safe_defaults,
+                   max_bytes=policy.max_bytes, max_files=policy.max_files,
+                   policy_ref={**policy.reference(), "overrides": overrides})
 
 
 @attrs.frozen(kw_only=True)
 class AgentOutcome:
     phase: PhaseRecord
     output: bytes
+    #: Set when the disk watch froze the agent over the policy's limit.
+    limit: Finding | None = None
+    #: The processes seen when the watch froze the agent.
+    processes: tuple[Process, ...] = ()
 
 
 @attrs.frozen(kw_only=True)
@@ -189,8 +231,10 @@ def resolve_workdir(engine: Engine, task: Task, image_id: str) -> str:
     return workdir
 
 
-def run_agent(box: Sandbox, task: Task, agent: AgentSpec, *, progress: Progress) -> AgentOutcome:
-    """Run the agent as ``[agent].user`` in the workdir, stopping at ``[agent].timeout_sec``.
+def run_agent(box: Sandbox, task: Task, agent: AgentSpec, *, progress: Progress,
+              max_bytes: int | None = None) -> AgentOutcome:
+    """Run the agent as ``[agent].user`` in the workdir, stopping at ``[agent].timeout_sec``,
+    or freezing it at once when its writes cross ``max_bytes`` (watched while it runs).
 
     A timed-out agent is recorded, not fatal: verification still runs on what it left."""
     timeout = task.agent.timeout_sec or DEFAULT_AGENT_TIMEOUT_S
@@ -210,13 +254,35 @@ def run_agent(box: Sandbox, task: Task, agent: AgentSpec, *, progress: Progress)
             box.upload_bytes(f"{AGENT_SCRIPT_DIR}/{name}", f.read(), mode=0o755)
         command = shlex.quote(f"{AGENT_SCRIPT_DIR}/{name}")
     progress(f"agent {agent.describe()} running (timeout {timeout:g}s)")
-    result: ExecResult = box.exec(["sh", "-c", command], timeout_s=timeout)
-    if result.timed_out:
+    stop = threading.Event()
+    frozen: list[Process] = []
+
+    def exceeded(usage: disk.Usage) -> None:
+        frozen.extend(box.freeze())
+        stop.set()
+
+    watch = None if max_bytes is None else disk.DiskWatch(
+        box.engine, container=box.container_id, volume=box.workspace_volume,
+        trial_id=box.trial_id, max_bytes=max_bytes, on_exceeded=exceeded)
+    if watch is None:
+        result: ExecResult = box.exec(["sh", "-c", command], timeout_s=timeout)
+    else:
+        with watch:
+            result = box.exec(["sh", "-c", command], timeout_s=timeout, stop=stop)
+    limit = None
+    if watch is not None and watch.exceeded is not None:
+        usage = watch.exceeded
+        limit = F.finding("disk-limit-exceeded", box.workdir,
+                          f"the agent wrote {usage.total} bytes (workspace {usage.workspace}, "
+                          f"writable layer {usage.writable_layer}) > snapshot.max_bytes "
+                          f"{max_bytes}; it was frozen and the snapshot is not verified")
+        progress(f"agent stopped: {limit.message}")
+    elif result.timed_out:
         progress(f"agent timed out after {timeout:g}s; verifying what it left")
     return AgentOutcome(phase=PhaseRecord(exit_code=result.exit_code,
                                           timed_out=result.timed_out,
                                           duration_s=result.duration_s),
-                        output=result.output)
+                        output=result.output, limit=limit, processes=tuple(frozen))
 
 
 def _env(task: Task) -> tuple[dict[str, str], dict[str, str]]:
@@ -234,33 +300,59 @@ def _result(trial_id: str, task: Task, mode: str, options: TrialOptions, *,
         return TrialResult(trial_id=trial_id, task=task.name, mode=mode,
                            snapshot_method=options.snapshot_method, verdict=j.verdict,
                            reward=j.reward, rewards=j.rewards, error=j.error, agent=agent,
-                           verifier=verification.phase, task_image=image, findings=findings)
+                           verifier=verification.phase, task_image=image, findings=findings,
+                           policy=options.policy_ref)
     return TrialResult(trial_id=trial_id, task=task.name, mode=mode,
                        snapshot_method=options.snapshot_method, verdict="error",
                        error=error or "verification did not run", agent=agent,
                        verifier=verification.phase if verification else None,
-                       task_image=image, findings=findings)
+                       task_image=image, findings=findings, policy=options.policy_ref)
 
 
 def collect_findings(engine: Engine, box: Sandbox, snap: snapshots.Snapshot,
-                     processes: list[Process], *, trial_id: str) -> tuple[tuple[Finding, ...],
-                                                                         str | None]:
+                     processes: list[Process], *, trial_id: str,
+                     protected: tuple[str, ...] = F.PRIVATE_PATHS,
+                     max_files: int | None = None,
+                     max_bytes: int | None = None) -> tuple[tuple[Finding, ...], str | None]:
     """Findings from the diff, the snapshot scan and the processes at freeze time, and the
-    reason the scan failed (None when it completed)."""
+    reason the scan failed (None when it completed). Over ``max_files`` entries, or
+    ``max_bytes`` in the workspace and writable layer together, is a limit finding."""
     diff = snap.diff if snap.method == "commit" else tuple(engine.diff(box.container_id))
     scan_error = None
     entries: tuple[scan.ScanEntry, ...] = ()
     resolved: dict[str, str] = {}
+    limits: list[Finding] = []
     try:
-        entries = scan.scan_volume(engine, snap.volume, trial_id=trial_id).entries
-        resolved = scan.resolve_links(engine, entries, trial_id=trial_id, image=box.image_id,
-                                      volume=snap.volume, workdir=box.workdir)
+        report = scan.scan_volume(engine, snap.volume, trial_id=trial_id, max_entries=max_files)
+        entries = report.entries
+        if report.summary.get("truncated"):
+            limits.append(F.finding("file-limit-exceeded", box.workdir,
+                                    f"more than {max_files} entries (snapshot.max_files); "
+                                    "the snapshot is not verified"))
+        elif max_bytes is not None:
+            layer = engine.writable_layer_bytes(box.container_id)
+            used = report.summary.get("bytes", 0) + layer
+            if used > max_bytes:
+                limits.append(F.finding("disk-limit-exceeded", box.workdir,
+                                        f"{used} bytes written (workspace files "
+                                        f"{report.summary.get('bytes', 0)}, writable layer "
+                                        f"{layer}) > snapshot.max_bytes {max_bytes}; the "
+                                        "snapshot is not verified"))
+        if not limits:
+            resolved = scan.resolve_links(engine, entries, trial_id=trial_id,
+                                          image=box.image_id, volume=snap.volume,
+                                          workdir=box.workdir)
     except EngineError as e:
         scan_error = f"workspace scan failed, so the policy could not be applied: {e}"
     found = [*F.from_diff(diff, workdir=box.workdir),
-             *F.from_scan(entries, workdir=box.workdir, resolved=resolved),
+             *F.from_scan(entries, workdir=box.workdir, resolved=resolved, protected=protected),
              *F.from_processes([(p.pid, p.command) for p in box.leftover(processes)])]
-    return F.cap(found), scan_error
+    return (*limits, *F.cap(found)), scan_error
+
+
+def over_limits(findings: Iterable[Finding]) -> list[Finding]:
+    """The findings that put a snapshot over the policy's limits."""
+    return [f for f in findings if f.code in F.LIMIT_CODES]
 
 
 def apply_policy(result: TrialResult, policy: F.Policy, *, scan_error: str | None) -> TrialResult:
@@ -313,23 +405,37 @@ def run_trial(engine: Engine, task: Task, options: TrialOptions, *,
                 image_env = environment.image_env(
                     engine.inspect_image(image)["Config"].get("Env"))
                 split_env = environment.split_environment(image_env, verifier_env,
-                                                          opt_in=options.mitigations)
+                                                          opt_in=options.mitigations,
+                                                          safe_defaults=options.safe_defaults)
                 shell = detect_shell(engine, image, trial_id=trial_id)
                 hardening = options.hardening.with_limits(
                     memory_mb=task.environment.memory_mb, cpus=task.environment.cpus)
                 verifier_hardening = options.verifier_hardening.with_limits(
                     memory_mb=task.environment.memory_mb, cpus=task.environment.cpus)
+                if options.max_bytes is not None:
+                    quota = disk.storage_quota(engine.info(), options.max_bytes)
+                    if quota is not None:
+                        hardening = attrs.evolve(hardening,
+                                                 storage_quota_bytes=options.max_bytes)
                 box = Sandbox.start(engine, trial_id=trial_id, image_id=image, workdir=workdir,
                                     hardening=hardening, user=task.agent.user,
                                     environment=container_env)
-                agent = run_agent(box, task, options.agent, progress=progress)
+                agent = run_agent(box, task, options.agent, progress=progress,
+                                  max_bytes=options.max_bytes)
                 agent_phase = agent.phase
-                processes = box.freeze()
+                processes = [*agent.processes, *box.freeze()]
                 progress(f"agent frozen; snapshot by {options.snapshot_method}")
                 snap = snapshots.take(engine, box, method=options.snapshot_method,
                                       receiver_image=image)
-                findings, scan_error = collect_findings(engine, box, snap, processes,
-                                                        trial_id=trial_id)
+                if agent.limit is not None:
+                    # Over the limit already: scanning the oversized workspace is not needed
+                    # to refuse it.
+                    findings, scan_error = (agent.limit,), None
+                else:
+                    findings, scan_error = collect_findings(
+                        engine, box, snap, processes, trial_id=trial_id,
+                        protected=options.protected_paths, max_files=options.max_files,
+                        max_bytes=options.max_bytes)
                 findings = (*findings, *F.from_environment({**image_env, **split_env},
                                                            workdir=workdir))
             except UsageError:
@@ -343,6 +449,16 @@ def run_trial(engine: Engine, task: Task, options: TrialOptions, *,
 
             for mode in sorted(options.modes, key=lambda m: m != "split"):
                 try:
+                    if mode == "split" and over_limits(findings):
+                        marked = tuple(attrs.evolve(f, fails_verdict=True)
+                                       if f.code in F.LIMIT_CODES else f for f in findings)
+                        results[mode] = TrialResult(
+                            trial_id=trial_id, task=task.name, mode=mode,
+                            snapshot_method=options.snapshot_method, verdict="fail",
+                            agent=agent_phase, task_image=image, findings=marked,
+                            policy=options.policy_ref)
+                        progress(f"{mode}: fail (over the policy's limits, not verified)")
+                        continue
                     if mode == "split":
                         progress("verifying in a pristine container (split)")
                         volume, read_only = snap.volume, True

@@ -63,6 +63,8 @@ class TrialResult:
     verifier: PhaseRecord | None = None
     task_image: str | None = None
     findings: Sequence[Finding] = ()
+    #: The policy the verdict was reached under: name, digest, and any CLI overrides.
+    policy: Mapping[str, Any] | None = None
 
     def __attrs_post_init__(self) -> None:
         # Fail closed by construction: an error verdict has a reason, a pass has a finite reward.
@@ -92,6 +94,7 @@ class TrialResult:
             "verifier": _phase(self.verifier),
             "images": {"task": self.task_image},
             "findings": [f.to_json() for f in self.findings],
+            "policy": dict(self.policy) if self.policy is not None else None,
         }
 
 
