@@ -48,6 +48,19 @@ class Finding:
 
 
 @attrs.frozen(kw_only=True)
+class SnapshotRecord:
+    """The snapshot a verdict was computed on: its manifest's root digest (see
+    :mod:`isolation.manifest`), how many entries and how many bytes of file data."""
+
+    root_digest: str
+    entries: int
+    bytes: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {"root_digest": self.root_digest, "entries": self.entries, "bytes": self.bytes}
+
+
+@attrs.frozen(kw_only=True)
 class TrialResult:
     """One verdict on one agent state."""
 
@@ -63,6 +76,8 @@ class TrialResult:
     verifier: PhaseRecord | None = None
     task_image: str | None = None
     findings: Sequence[Finding] = ()
+    #: The snapshot's manifest summary; None when it could not be computed.
+    snapshot: SnapshotRecord | None = None
 
     def __attrs_post_init__(self) -> None:
         # Fail closed by construction: an error verdict has a reason, a pass has a finite reward.
@@ -92,6 +107,7 @@ class TrialResult:
             "verifier": _phase(self.verifier),
             "images": {"task": self.task_image},
             "findings": [f.to_json() for f in self.findings],
+            "snapshot": self.snapshot.to_json() if self.snapshot is not None else None,
         }
 
 
