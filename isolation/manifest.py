@@ -25,7 +25,7 @@ import tarfile
 import threading
 from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
-from typing import Any, BinaryIO
+from typing import Any, cast
 
 import attrs
 
@@ -268,7 +268,8 @@ def entry_for(info: tarfile.TarInfo, path: str, *, sha256: str | None,
                  size=info.size if kind == "file" else 0, sha256=sha256, target=target)
 
 
-def build_manifest(tar_stream: BinaryIO | Iterable[bytes], *, root: str) -> Manifest:
+def build_manifest(tar_stream: tarstream.Readable | Iterable[bytes], *,
+                   root: str) -> Manifest:
     """The manifest of a tar stream as the Engine archive API sends it: the top member is the
     directory ``root`` (the archived path's basename), every other member lies below it.
 
@@ -278,10 +279,11 @@ def build_manifest(tar_stream: BinaryIO | Iterable[bytes], *, root: str) -> Mani
         ManifestError: the stream is not a well-formed tar, a member lies outside ``root``,
             has an unsupported type, or appears twice.
     """
-    raw = tar_stream if hasattr(tar_stream, "read") else ChunkReader(tar_stream)
+    raw = (cast(tarstream.Readable, tar_stream) if hasattr(tar_stream, "read")
+           else ChunkReader(tar_stream))  # type: ignore[arg-type]
     entries: list[Entry] = []
     try:
-        for member in tarstream.TarReader(raw):  # type: ignore[arg-type]
+        for member in tarstream.TarReader(raw):
             info = member.info
             path = relative(info.name, root)
             if path is None or (not entries and path != ROOT):

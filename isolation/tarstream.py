@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 import tarfile
 from collections.abc import Iterator
-from typing import BinaryIO
+from typing import Protocol
 
 BLOCK = 512
 #: One pax or GNU long-name header at most this large (a path is at most 4 KiB on Linux).
@@ -33,6 +33,16 @@ END = b"\0" * (2 * BLOCK)
 _ENCODING = "utf-8"
 _ERRORS = "surrogateescape"
 _PAX_RECORD = re.compile(rb"(\d+) ([^=]+)=")
+
+
+class Readable(Protocol):
+    """Anything with ``read(n)`` returning at most ``n`` bytes, ``b""`` at the end."""
+
+    def read(self, size: int, /) -> bytes: ...
+
+
+class Writable(Protocol):
+    def write(self, data: bytes, /) -> int: ...
 
 
 class TarFormatError(ValueError):
@@ -72,7 +82,7 @@ class TarReader:
     """Iterate the members of a tar stream; read each member's data before the next one
     (whatever is left unread is skipped)."""
 
-    def __init__(self, raw: BinaryIO, *, max_extended_header: int = MAX_EXTENDED_HEADER) -> None:
+    def __init__(self, raw: Readable, *, max_extended_header: int = MAX_EXTENDED_HEADER) -> None:
         self._raw = raw
         self._max_ext = max_extended_header
         self.offset = 0
