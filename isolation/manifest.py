@@ -280,7 +280,7 @@ def build_manifest(tar_stream: tarstream.Readable | Iterable[bytes], *,
             has an unsupported type, or appears twice.
     """
     raw = (cast(tarstream.Readable, tar_stream) if hasattr(tar_stream, "read")
-           else ChunkReader(tar_stream))  # type: ignore[arg-type]
+           else ChunkReader(tar_stream))
     entries: list[Entry] = []
     try:
         for member in tarstream.TarReader(raw):

@@ -65,6 +65,10 @@ class ImportLimits:
     max_path_bytes: int = attrs.field(default=4096, validator=attrs.validators.gt(0))
 
 
+#: The limits when the caller names none (until the policy supplies them).
+DEFAULT_LIMITS = ImportLimits()
+
+
 @attrs.frozen(kw_only=True)
 class Imported:
     """A snapshot file loaded into a volume."""
@@ -367,7 +371,7 @@ def validated_stream(source: str, raw: tarstream.Readable, *, limits: ImportLimi
     return manifest, result, generate()
 
 
-def verify_file(source: str, *, limits: ImportLimits = ImportLimits()) -> M.Manifest:
+def verify_file(source: str, *, limits: ImportLimits = DEFAULT_LIMITS) -> M.Manifest:
     """Validate a snapshot file completely without any engine (dry run of an import).
 
     Raises:
@@ -385,7 +389,7 @@ def verify_file(source: str, *, limits: ImportLimits = ImportLimits()) -> M.Mani
 
 
 def import_file(engine: Engine, source: str, *, trial_id: str,
-                limits: ImportLimits = ImportLimits(),
+                limits: ImportLimits = DEFAULT_LIMITS,
                 image: str = M.STREAM_IMAGE) -> Imported:
     """Load a snapshot file into a new volume labelled for ``trial_id`` (role ``snapshot``).
 
