@@ -39,7 +39,7 @@ class TestRun:
         assert doc["schema"] == "fcv.trial/v1"
         assert set(doc) == {"schema", "trial_id", "task", "mode", "snapshot_method", "verdict",
                             "reward", "rewards", "error", "agent", "verifier", "images",
-                            "findings"}
+                            "findings", "snapshot"}
         assert (doc["mode"], doc["verdict"], doc["reward"]) == ("split", "pass", 1.0)
         assert doc["images"]["task"].startswith("sha256:")
         assert set(doc["agent"]) == {"exit_code", "timed_out", "duration_s"}
