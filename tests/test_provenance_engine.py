@@ -8,6 +8,7 @@ import io
 import json
 import tarfile
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -36,6 +37,14 @@ chmod 4755 done.txt
 """
 
 
+#: A prebuilt image: nothing to build or remove, so the tests do not depend on build timing.
+PREBUILT: dict[str, Any] = {
+    "dockerfile": None,
+    "toml": '[environment]\ndocker_image = "fcv/busybox:latest"\nworkdir = "/app"\n'
+            "[verifier]\ntimeout_sec = 60\n[agent]\ntimeout_sec = 60\n",
+}
+
+
 def _json(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, dict]:  # type: ignore[type-arg]
     code = main([*argv, "--json"])
     out, _ = capsys.readouterr()
@@ -45,7 +54,7 @@ def _json(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, dict]:  
 class TestTrialManifest:
     def test_trial_records_root_digest(self, engine: Engine, tmp_path: Path) -> None:
         """Every verdict carries the snapshot's root digest, entry count and bytes."""
-        task = make_task(tmp_path)
+        task = make_task(tmp_path, **PREBUILT)
         trial = run_trial(engine, Task.from_dir(str(task)),
                           TrialOptions(agent=AgentSpec(kind="oracle"), modes=("split", "same")))
         split, same = trial.results["split"], trial.results["same"]
@@ -60,7 +69,7 @@ class TestTrialManifest:
                                                    method: str) -> None:
         """A snapshot that changes between verification and the re-check gives `error`,
         naming the changed path (the change is made by a test-only hook)."""
-        task = make_task(tmp_path)
+        task = make_task(tmp_path, **PREBUILT)
 
         def tamper(eng: Engine, snap: snapshots.Snapshot) -> None:
             trial_id = snap.volume.split("-")[1]
@@ -89,7 +98,7 @@ class TestExportImportRegrade:
                                                 capsys: pytest.CaptureFixture[str]) -> None:
         """run --keep -> snapshot export -> snapshot import -> regrade: the same verdict and
         root digest, the old verdict taken from the embedded result."""
-        task = make_task(tmp_path)
+        task = make_task(tmp_path, **PREBUILT)
         agent = write_agent(tmp_path, AGENT)
         code, doc = _json(capsys, "run", str(task), "--agent-script", str(agent), "--keep")
         try:
@@ -126,7 +135,7 @@ class TestExportImportRegrade:
     def test_regrade_with_newer_tests(self, engine: Engine, tmp_path: Path,
                                       capsys: pytest.CaptureFixture[str]) -> None:
         """Newer, stricter tests change the verdict; both verdicts are recorded."""
-        task = make_task(tmp_path)
+        task = make_task(tmp_path, **PREBUILT)
         code, doc = _json(capsys, "run", str(task), "--agent", "oracle", "--keep")
         try:
             out = tmp_path / "snap.tar.gz"
@@ -134,7 +143,7 @@ class TestExportImportRegrade:
         finally:
             assert main(["gc", "--trial", doc["trial_id"]]) == EXIT_PASS
         (tmp_path / "old.json").write_text(json.dumps(doc))
-        strict = make_task(tmp_path, "strict", test_sh="#!/bin/sh\n"
+        strict = make_task(tmp_path, "strict", **PREBUILT, test_sh="#!/bin/sh\n"
                            "[ -f /app/report.md ] && r=1 || r=0; echo $r > "
                            "/logs/verifier/reward.txt\n")
         capsys.readouterr()
@@ -212,7 +221,7 @@ class TestTampered:
         bad = tmp_path / "bad.tar.gz"
         _rewrite(snapshot_file, bad, lambda i, d: (i, b"1\n" if i.name.endswith("answer.txt")
                                                    else d))
-        assert main(["regrade", str(bad), str(make_task(tmp_path))]) == EXIT_USAGE
+        assert main(["regrade", str(bad), str(make_task(tmp_path, **PREBUILT))]) == EXIT_USAGE
         assert "tampered" in capsys.readouterr().err
 
 
