@@ -38,7 +38,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from isolation import labels as L
-from isolation import scan
+from isolation import manifest, scan
 from isolation import snapshot as snapshots
 from isolation.agent import Sandbox
 from isolation.engine import Engine, VolumeMount
@@ -55,6 +55,7 @@ TARGET_SPLIT_OVERHEAD_S = 0.3
 TARGET_VOLUME_SPEEDUP = 20.0
 TARGET_RSS_MB = 150.0
 TARGET_JOBS4_RATIO = 1.6
+TARGET_MANIFEST_MBPS = 300.0
 
 TASK_TOML = """\
 schema_version = "1.0"
@@ -118,6 +119,7 @@ class PhaseTimer:
         "verify_split": (trial_mod, "verify_split"),
         "verify_same": (trial_mod, "verify_same"),
         "cleanup (remove_labelled)": (trial_mod, "cleanup"),
+        "snapshot manifest (x2)": (trial_mod, "snapshot_manifest"),
     }
 
     def __init__(self) -> None:
@@ -384,6 +386,74 @@ def bench_snapshot(sizes: list[tuple[str, str, int, int]], repeats_small: int) -
     return {"rows": results}
 
 
+# -- 5. manifest throughput ---------------------------------------------------------------------
+
+def bench_manifest(sizes: list[tuple[str, str, int, int]], repeats: int) -> dict[str, Any]:
+    """``manifest.of_volume`` over filled workspaces: MB/s of file data hashed (and files/s),
+    peak RSS of this process while it runs."""
+    engine = Engine.connect()
+    image = engine.image_id(PYTHON)
+    assert image, f"{PYTHON} missing: run `fcv images bootstrap`"
+    rows: list[dict[str, Any]] = []
+    try:
+        for label, kind, size_mb, files in sizes:
+            trial_id = L.new_trial_id()
+            log(f"manifest {label}: trial {trial_id}, filling workspace")
+            try:
+                box = Sandbox.start(engine, trial_id=trial_id, image_id=image,
+                                    workdir="/bench", hardening=Hardening().with_limits(
+                                        memory_mb=2048, cpus=2))
+                res = box.exec(fill_command(kind, size_mb, files, "/bench"), user="root",
+                               timeout_s=600)
+                if res.exit_code != 0:
+                    raise RuntimeError(f"fill failed: {res.output[-500:]!r}")
+                box.freeze()
+                times: list[float] = []
+                peak = 0
+                m = None
+                for _ in range(repeats):
+                    with RssSampler() as s:
+                        t = time.perf_counter()
+                        m = manifest.of_volume(engine, box.workspace_volume, trial_id=trial_id)
+                        times.append(time.perf_counter() - t)
+                    peak = max(peak, s.peak_kb)
+                assert m is not None
+                sec = median(times)
+                row = {"workspace": label, "entries": m.files, "bytes": m.bytes,
+                       "seconds": sec, "all_s": times, "mb_per_s": m.bytes / MB / sec,
+                       "files_per_s": m.files / sec, "peak_rss_mb": peak / 1024}
+                log(f"manifest {label}: {sec:.2f} s, {row['mb_per_s']:.0f} MB/s, "
+                    f"{row['files_per_s']:.0f} entries/s, peak RSS {row['peak_rss_mb']:.0f} MB")
+                rows.append(row)
+            finally:
+                engine.remove_labelled(trial_id)
+    finally:
+        engine.close()
+    return {"rows": rows}
+
+
+def manifest_table(doc: dict[str, Any]) -> list[tuple[str, str, str, str]]:
+    out = []
+    for r in doc["rows"]:
+        big = r["entries"] < 100
+        out.append((f"manifest {r['workspace']} ({r['entries']} entries)",
+                    (f"{r['mb_per_s']:.0f} MB/s, {r['files_per_s']:,.0f} entries/s, "
+                     f"{r['seconds']:.2f} s"),
+                    f">= {TARGET_MANIFEST_MBPS:.0f} MB/s" if big else "-",
+                    verdict(r["mb_per_s"] >= TARGET_MANIFEST_MBPS) if big else ""))
+        out.append((f"peak RSS, manifest of {r['workspace']}", f"{r['peak_rss_mb']:.0f} MB",
+                    f"< {TARGET_RSS_MB:.0f} MB", verdict(r["peak_rss_mb"] < TARGET_RSS_MB)))
+    return out
+
+
+def format_rows(rows: list[tuple[str, str, str, str]]) -> list[str]:
+    head = ("figure", "measured", "target", "")
+    w = [max([len(r[i]) for r in rows] + [len(head[i])]) for i in range(4)]
+    fmt = f"{{:<{w[0]}}}  {{:>{w[1]}}}  {{:<{w[2]}}}  {{}}"
+    return [fmt.format(*head).rstrip(), fmt.format(*("-" * x for x in w)).rstrip(),
+            *[fmt.format(*r).rstrip() for r in rows]]
+
+
 # -- 4. throughput ------------------------------------------------------------------------------
 
 def bench_throughput(task_dir: str, levels: list[int], trials: int) -> dict[str, Any]:
@@ -481,6 +551,8 @@ def table(doc: dict[str, Any]) -> str:
     ratio = tp["jobs4_over_jobs1"]
     rows.append(("throughput jobs 4 / jobs 1", f"x{ratio:.2f}" if ratio else "n/a",
                  f">= x{TARGET_JOBS4_RATIO}", verdict(bool(ratio and ratio >= TARGET_JOBS4_RATIO))))
+    if "manifest" in doc:
+        rows += manifest_table(doc["manifest"])
 
     w = [max(len(r[i]) for r in rows) for i in range(4)]
     head = ("figure", "measured", "target", "")
@@ -513,6 +585,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--quick", action="store_true",
                    help="N=5, 256 MB instead of 1 GB, throughput at jobs 1/2/4 only")
     p.add_argument("--json", metavar="FILE", help="write every figure as JSON")
+    p.add_argument("--manifest-only", action="store_true",
+                   help="only the manifest throughput section (1 GB or 256 MB, 50k files)")
     args = p.parse_args(argv)
 
     n = 5 if args.quick else 15
@@ -523,6 +597,14 @@ def main(argv: list[str] | None = None) -> int:
     trials = 8 if args.quick else 16
 
     started = time.time()
+    manifest_sizes = [big, ("50k files", "files", 0, 50_000)]
+    if args.manifest_only:
+        result = bench_manifest(manifest_sizes, repeats=1 if args.quick else 3)
+        print("\n".join(format_rows(manifest_table(result))))
+        if args.json:
+            with open(args.json, "w") as f:
+                json.dump({"schema": "fcv.bench/v1", "manifest": result}, f, indent=2)
+        return 0
     with tempfile.TemporaryDirectory(prefix="fcv-bench-") as root:
         task_dir = write_trivial_task(root)
         doc: dict[str, Any] = {
@@ -536,12 +618,15 @@ def main(argv: list[str] | None = None) -> int:
         doc["overhead"] = bench_overhead(task_dir, n)
         log("2/3 snapshot hand-over: " + ", ".join(s[0] for s in sizes))
         doc["snapshot"] = bench_snapshot(sizes, repeats_small=1 if args.quick else 3)
-        log(f"3/3 throughput at jobs {levels}")
+        log(f"3/4 throughput at jobs {levels}")
         doc["throughput"] = bench_throughput(task_dir, levels, trials)
+        log("4/4 manifest throughput: " + ", ".join(s[0] for s in manifest_sizes))
+        doc["manifest"] = bench_manifest(manifest_sizes, repeats=1 if args.quick else 3)
     doc["duration_s"] = time.time() - started
     doc["targets"] = {"split_overhead_s": TARGET_SPLIT_OVERHEAD_S,
                       "volume_speedup_at_1gb": TARGET_VOLUME_SPEEDUP,
-                      "peak_rss_mb": TARGET_RSS_MB, "jobs4_over_jobs1": TARGET_JOBS4_RATIO}
+                      "peak_rss_mb": TARGET_RSS_MB, "jobs4_over_jobs1": TARGET_JOBS4_RATIO,
+                      "manifest_mb_per_s": TARGET_MANIFEST_MBPS}
     print(table(doc))
     print(f"\n(total {doc['duration_s']:.0f} s, {'quick' if args.quick else 'full'} run, "
           f"{doc['date']})")

@@ -134,25 +134,48 @@ class VolumeMount:
 
 class ChunkReader(io.RawIOBase):
     """A read-only file over an iterator of byte chunks, so :mod:`tarfile` can stream an
-    archive from the engine without ever holding it whole."""
+    archive from the engine without ever holding it whole.
+
+    The current chunk is consumed by offset, never re-sliced, so reading a 1 MiB chunk in
+    small pieces costs linear time (manifests hash whole workspaces through this)."""
 
     def __init__(self, chunks: Iterable[bytes]) -> None:
         self._chunks: Iterator[bytes] = iter(chunks)
         self._buffer = b""
+        self._pos = 0
 
     def readable(self) -> bool:
         return True
 
-    def readinto(self, b: Any) -> int:
-        while not self._buffer:
+    def _fill(self) -> bool:
+        while self._pos >= len(self._buffer):
             try:
                 self._buffer = next(self._chunks)
             except StopIteration:
-                return 0
-        n = min(len(b), len(self._buffer))
-        b[:n] = self._buffer[:n]
-        self._buffer = self._buffer[n:]
+                self._buffer, self._pos = b"", 0
+                return False
+            self._pos = 0
+        return True
+
+    def readinto(self, b: Any) -> int:
+        if not self._fill():
+            return 0
+        n = min(len(b), len(self._buffer) - self._pos)
+        b[:n] = memoryview(self._buffer)[self._pos:self._pos + n]
+        self._pos += n
         return n
+
+    def read(self, size: int | None = -1) -> bytes:
+        if size is None or size < 0:
+            return self.readall()
+        if size == 0 or not self._fill():
+            return b""
+        if self._pos == 0 and size >= len(self._buffer):
+            out = self._buffer
+        else:
+            out = self._buffer[self._pos:self._pos + size]
+        self._pos += len(out)
+        return out
 
 
 class Engine:
@@ -348,6 +371,15 @@ class Engine:
         result = _call(f"inspect volume {name}", lambda: self.api.inspect_volume(name),
                        retry=True)
         return str(result["Mountpoint"])
+
+    def inspect_volume(self, name: str) -> dict[str, Any] | None:
+        """The engine's description of a volume (``Name``, ``Labels``, ...), or None."""
+        try:
+            return dict(_retry(self.api.inspect_volume)(name))
+        except docker.errors.NotFound:
+            return None
+        except (docker.errors.DockerException, requests.exceptions.RequestException) as e:
+            raise _wrap(f"inspect volume {name}", e) from e
 
     def remove_volume(self, name: str) -> None:
         try:

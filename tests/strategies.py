@@ -328,3 +328,46 @@ valid_reward_files = st.fixed_dictionaries(
         "test-stdout.txt": st.binary(max_size=16),
     },
 )
+
+
+# --- snapshot files (isolation.snapshot_file) ---------------------------------------------------
+
+_WS_NAMES = st.sampled_from(["a", "b", "c.txt", "d", "é", "long" * 30])
+
+
+@st.composite
+def workspace_trees(draw: st.DrawFn) -> list[Member]:
+    """A valid workspace as the engine streams it: ``workspace`` first, directories before
+    their contents, regular files, symlinks (any target, never followed), FIFOs and hard
+    links to earlier regular files."""
+    out: list[Member] = [directory("workspace")]
+    dirs = ["workspace"]
+    files: list[str] = []
+    used = {"workspace"}
+    for _ in range(draw(st.integers(0, 10))):
+        parent = draw(st.sampled_from(dirs))
+        name = f"{parent}/{draw(_WS_NAMES)}"
+        if name in used:
+            continue
+        used.add(name)
+        kind = draw(st.sampled_from(["file", "file", "dir", "symlink", "fifo", "hardlink"]))
+        if kind == "hardlink" and not files:
+            kind = "file"
+        if kind == "file":
+            out.append(regular(name, draw(st.binary(max_size=64))))
+            files.append(name)
+        elif kind == "dir":
+            out.append(directory(name))
+            dirs.append(name)
+        elif kind == "symlink":
+            out.append(symlink(name, draw(st.sampled_from(["/etc/passwd", "../..", "a", "x/y"]))))
+        elif kind == "fifo":
+            out.append(special(name, "fifo"))
+        else:
+            out.append(hardlink(name, draw(st.sampled_from(files))))
+    return out
+
+
+HOSTILE_EDITS = ("absolute", "dotdot", "device", "hardlink-later", "hardlink-missing",
+                 "behind-symlink", "duplicate", "extra", "missing", "content", "mode",
+                 "outside", "hardlink-to-dir", "no-parent", "empty-component")

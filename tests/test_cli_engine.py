@@ -40,7 +40,7 @@ class TestRun:
         assert doc["schema"] == "fcv.trial/v1"
         assert set(doc) == {"schema", "trial_id", "task", "mode", "snapshot_method", "verdict",
                             "reward", "rewards", "error", "agent", "verifier", "images",
-                            "findings", "policy"}
+                            "findings", "policy", "snapshot"}
         assert (doc["mode"], doc["verdict"], doc["reward"]) == ("split", "pass", 1.0)
         default = Policy.load("default")
         assert doc["policy"] == {"name": "default", "digest": default.digest, "overrides": {}}

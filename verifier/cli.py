@@ -17,10 +17,13 @@ import traceback
 from collections.abc import Sequence
 from typing import Any
 
+from isolation import labels as L
+from isolation import snapshot_file as SF
 from isolation.engine import Engine
 from isolation.errors import EXIT_ERROR, EXIT_FAIL, EXIT_PASS, FcvError, UsageError
 from verifier import doctor, images, suite
 from verifier import policy as policy_mod
+from verifier import regrade as regrading
 from verifier.task import Task
 from verifier.trial import AgentSpec, TrialOptions, run_trial, signals_as_interrupts
 from verifier.verdict import Comparison, format_table
@@ -109,6 +112,21 @@ def _add_mitigation_args(p: argparse.ArgumentParser) -> None:
                         "needing a plugin must load it with -p)")
 
 
+def _add_limit_args(p: argparse.ArgumentParser) -> None:
+    defaults = SF.ImportLimits()
+    p.add_argument("--max-files", type=int, default=defaults.max_files,
+                   help=f"refuse snapshots with more entries (default {defaults.max_files})")
+    p.add_argument("--max-bytes", type=int, default=defaults.max_bytes,
+                   help=f"refuse snapshots with more bytes of files (default {defaults.max_bytes})")
+
+
+def _limits(args: argparse.Namespace) -> SF.ImportLimits:
+    try:
+        return SF.ImportLimits(max_files=args.max_files, max_bytes=args.max_bytes)
+    except ValueError as e:
+        raise UsageError(f"--max-files/--max-bytes: {e}") from None
+
+
 def _mitigations(args: argparse.Namespace) -> tuple[str, ...]:
     chosen = (("safe-path", args.safe_path), ("pin-pytest", args.pin_pytest),
               ("no-plugin-autoload", args.no_plugin_autoload))
@@ -161,6 +179,56 @@ def build_parser() -> argparse.ArgumentParser:
     show.add_argument("name", metavar="NAME|PATH")
     show.add_argument("--json", action="store_true", help="one JSON document to stdout")
     pol_sub.add_parser("list", help="the named policies and their digests")
+    snap = sub.add_parser(
+        "snapshot", help="export a snapshot to a file, or import one into a volume",
+        description="Snapshot files: a gzip-compressed tar holding manifest.json (every entry "
+                    "and the root digest), optionally result.json (the trial's verdict), and "
+                    "workspace/. See docs/formats.md.")
+    snap_sub = snap.add_subparsers(dest="snapshot_command", required=True, parser_class=_Parser)
+    exp = snap_sub.add_parser(
+        "export", help="write a kept trial's snapshot (or a volume) to FILE",
+        description="Stream the snapshot of a trial kept with `fcv run --keep` (its snapshot "
+                    "volume, else its workspace volume), or the named volume, out through the "
+                    "Engine archive API of a never-started container into FILE, with its "
+                    "manifest first. Nothing from the agent's image runs.")
+    exp.add_argument("source", metavar="TRIAL_OR_VOLUME", help="trial id or volume name")
+    exp.add_argument("-o", "--output", required=True, metavar="FILE", help="file to write")
+    exp.add_argument("--result", metavar="FILE",
+                     help="embed this fcv.trial/v1 document (from `fcv run --json`) as "
+                          "result.json, the old verdict for `fcv regrade`")
+    exp.add_argument("--json", action="store_true", help="print the manifest summary as JSON")
+    imp = snap_sub.add_parser(
+        "import", help="validate FILE and load it into a new labelled volume",
+        description="Validate every member of a snapshot file (no absolute paths, no '..', "
+                    "no device nodes, hard links only to earlier files, nothing behind a "
+                    "symlink, counts and sizes within limits, digests matching the manifest) "
+                    "while streaming it into a new volume through the Engine API; nothing is "
+                    "extracted on this machine. A bad or tampered file is refused (exit 2) "
+                    "naming the member and the reason. The volume is labelled "
+                    "fcv.trial=<new id>; `fcv gc --trial ID` removes it.")
+    imp.add_argument("file", metavar="FILE")
+    imp.add_argument("--check", action="store_true",
+                     help="only validate the file (no engine needed), do not import")
+    _add_limit_args(imp)
+    imp.add_argument("--json", action="store_true", help="print one JSON document")
+
+    reg = sub.add_parser(
+        "regrade", help="verify a snapshot file again with a task's pristine verifier",
+        description="Import SNAPSHOT_FILE, build TASK's image and run its tests/test.sh (which "
+                    "may be newer than the ones that produced the old verdict) in a pristine "
+                    "container over the read-only snapshot. Prints both verdicts; exit code "
+                    "from the new one (0 pass, 1 fail, 2 usage or refused file, 3 error).")
+    reg.add_argument("snapshot_file", metavar="SNAPSHOT_FILE")
+    reg.add_argument("task", metavar="TASK", help="Harbor task directory")
+    reg.add_argument("--old-result", metavar="FILE",
+                     help="the old fcv.trial/v1 document (default: result.json in the file)")
+    reg.add_argument("--workspace", choices=("ro", "scratch"), default="ro",
+                     help="ro (default) or scratch, as for `fcv run`")
+    reg.add_argument("--threshold", type=_finite, default=1.0,
+                     help="reward at or above which the verdict is pass (default 1.0)")
+    reg.add_argument("--json", action="store_true", help="print one fcv.regrade/v1 document")
+    _add_limit_args(reg)
+    _add_mitigation_args(reg)
 
     img = sub.add_parser("images", help="local base images (no registry)")
     img_sub = img.add_subparsers(dest="images_command", required=True, parser_class=_Parser)
@@ -226,6 +294,10 @@ def _dispatch(args: argparse.Namespace) -> int:
         return _gc(args)
     if args.command == "policy":
         return _policy(args)
+    if args.command == "snapshot":
+        return _snapshot(args)
+    if args.command == "regrade":
+        return _regrade(args)
     raise UsageError(f"unknown command {args.command}")
 
 
@@ -261,6 +333,80 @@ def _run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(result.to_json(), indent=2))
     return result.exit_code
+
+
+def _read_json(path: str, what: str) -> dict[str, Any]:
+    try:
+        with open(path, encoding="utf-8") as f:
+            doc = json.load(f)
+    except (OSError, ValueError) as e:
+        raise UsageError(f"{path}: cannot read {what}: {e}") from None
+    if not isinstance(doc, dict):
+        raise UsageError(f"{path}: {what} is not a JSON object")
+    return doc
+
+
+def _snapshot(args: argparse.Namespace) -> int:
+    if args.snapshot_command == "import" and args.check:
+        m = SF.verify_file(args.file, limits=_limits(args))
+        _status(f"{args.file}: valid, {m.files} entries, {m.bytes} bytes, {m.root_digest}")
+        if args.json:
+            print(json.dumps({"schema": "fcv.snapshot-check/v1", "file": args.file,
+                              **m.summary()}, indent=2))
+        return EXIT_PASS
+    if args.snapshot_command == "export":
+        result = _read_json(args.result, "the trial result") if args.result else None
+    engine = Engine.connect()
+    trial_id = L.new_trial_id()
+    try:
+        with signals_as_interrupts():
+            if args.snapshot_command == "export":
+                volume = SF.find_volume(engine, args.source)
+                _status(f"exporting volume {volume} to {args.output}")
+                m = SF.export_volume(engine, volume, args.output, trial_id=trial_id,
+                                     result=result)
+                _status(f"wrote {args.output}: {m.files} entries, {m.bytes} bytes, "
+                        f"{m.root_digest}")
+                if args.json:
+                    print(json.dumps({"schema": "fcv.snapshot-export/v1", "file": args.output,
+                                      "volume": volume, **m.summary()}, indent=2))
+                return EXIT_PASS
+            imported = SF.import_file(engine, args.file, trial_id=trial_id,
+                                      limits=_limits(args))
+            keep_id = trial_id
+            trial_id = ""  # the imported volume stays: it is what was asked for
+            _status(f"imported {args.file} into volume {imported.volume} (fcv.trial={keep_id}; "
+                    f"`fcv gc --trial {keep_id}` removes it): {imported.manifest.root_digest}")
+            if args.json:
+                print(json.dumps({"schema": "fcv.snapshot-import/v1", "file": args.file,
+                                  "volume": imported.volume, "trial_id": keep_id,
+                                  **imported.manifest.summary()}, indent=2))
+            return EXIT_PASS
+    finally:
+        if trial_id:
+            engine.remove_labelled(trial_id)
+        engine.close()
+
+
+def _regrade(args: argparse.Namespace) -> int:
+    task = _load_task(args.task)
+    old = _read_json(args.old_result, "the old trial result") if args.old_result else None
+    engine = Engine.connect()
+    try:
+        outcome = regrading.regrade(engine, args.snapshot_file, task, old=old,
+                                    threshold=args.threshold, workspace=args.workspace,
+                                    mitigations=_mitigations(args), limits=_limits(args),
+                                    progress=_status)
+    finally:
+        engine.close()
+    new = outcome.new
+    before = (outcome.old or {}).get("verdict", "unknown")
+    reason = f": {new.error}" if new.error else ""
+    _status(f"old verdict {str(before).upper()}, new verdict {new.verdict.upper()}{reason} "
+            f"(snapshot {outcome.root_digest})")
+    if args.json:
+        print(json.dumps(outcome.to_json(), indent=2))
+    return new.exit_code
 
 
 def _suite(args: argparse.Namespace) -> int:

@@ -21,7 +21,7 @@ from typing import Any
 
 import attrs
 
-from isolation import disk, scan
+from isolation import disk, manifest, scan
 from isolation import labels as L
 from isolation import snapshot as snapshots
 from isolation.agent import Process, Sandbox
@@ -34,7 +34,7 @@ from verifier.fresh import Verification, detect_shell, verify_split
 from verifier.policy import Policy
 from verifier.same import verify_same
 from verifier.task import Task, resolve_env
-from verifier.verdict import Finding, PhaseRecord, TrialResult
+from verifier.verdict import Finding, PhaseRecord, SnapshotRecord, TrialResult
 
 AGENT_KINDS = ("oracle", "none", "script")
 WORKSPACE_MODES = ("ro", "scratch")
@@ -43,6 +43,10 @@ DEFAULT_AGENT_TIMEOUT_S = 600.0
 AGENT_SCRIPT_DIR = "/fcv-agent"
 
 Progress = Callable[[str], None]
+#: Called with the engine and the snapshot between the split verification and the re-check of
+#: the snapshot's manifest. Tests only (``run_trial(_after_split=...)``), to simulate a
+#: snapshot modified during verification; nothing in the CLI reaches it.
+AfterSplitHook = Callable[[Engine, snapshots.Snapshot], None]
 
 
 @attrs.frozen(kw_only=True)
@@ -383,12 +387,43 @@ def hint_read_only(result: TrialResult, verification: Verification, *,
     return attrs.evolve(result, findings=(*result.findings, hint))
 
 
+def snapshot_manifest(engine: Engine, volume: str, *,
+                      trial_id: str) -> tuple[manifest.Manifest | None, str | None]:
+    """The snapshot's manifest, or the reason it could not be computed."""
+    try:
+        return manifest.of_volume(engine, volume, trial_id=trial_id), None
+    except FcvError as e:
+        return None, f"could not compute the snapshot manifest: {e.diagnostics()}"
+
+
+def record(m: manifest.Manifest) -> SnapshotRecord:
+    return SnapshotRecord(root_digest=m.root_digest, entries=m.files, bytes=m.bytes)
+
+
+def recheck_snapshot(engine: Engine, result: TrialResult, before: manifest.Manifest | None,
+                     *, volume: str, trial_id: str, manifest_error: str | None) -> TrialResult:
+    """The split verdict after re-reading the snapshot's manifest: ``error`` when the
+    snapshot differs from the one taken before verification (naming the first differing
+    paths), or when either manifest could not be computed. Fail closed: an unverifiable
+    snapshot never keeps a pass."""
+    reason = manifest_error
+    if before is not None:
+        after, reason = snapshot_manifest(engine, volume, trial_id=trial_id)
+        if after is not None:
+            reason = manifest.check_unchanged(before, after)
+    if reason is None:
+        return result
+    return attrs.evolve(result, verdict="error", error=reason, reward=None, rewards=None)
+
+
 def run_trial(engine: Engine, task: Task, options: TrialOptions, *,
-              progress: Progress = lambda _: None, trial_id: str | None = None) -> Trial:
+              progress: Progress = lambda _: None, trial_id: str | None = None,
+              _after_split: AfterSplitHook | None = None) -> Trial:
     """Run the agent once and produce a verdict per requested mode.
 
     Usage errors (a task that does not parse, a missing solution) raise :class:`UsageError`;
     anything that stops the verification itself becomes verdict ``error`` with its reason.
+    ``_after_split`` is for tests only (see :data:`AfterSplitHook`).
     """
     trial_id = trial_id or L.new_trial_id()
     container_env, verifier_env = _env(task)  # validated before the first side effect
@@ -436,6 +471,11 @@ def run_trial(engine: Engine, task: Task, options: TrialOptions, *,
                         engine, box, snap, processes, trial_id=trial_id,
                         protected=options.protected_paths, max_files=options.max_files,
                         max_bytes=options.max_bytes)
+                before: manifest.Manifest | None = None
+                manifest_error: str | None = None
+                if not over_limits(findings):
+                    before, manifest_error = snapshot_manifest(engine, snap.volume,
+                                                               trial_id=trial_id)
                 findings = (*findings, *F.from_environment({**image_env, **split_env},
                                                            workdir=workdir))
             except UsageError:
@@ -472,6 +512,8 @@ def run_trial(engine: Engine, task: Task, options: TrialOptions, *,
                             hardening=verifier_hardening, user=task.verifier.user,
                             environment=split_env, timeout_s=task.verifier.timeout_sec,
                             threshold=options.threshold, read_only=read_only, shell=shell)
+                        if _after_split is not None:
+                            _after_split(engine, snap)
                     else:
                         progress("verifying inside the agent's own container (same)")
                         verification = verify_same(
@@ -487,11 +529,17 @@ def run_trial(engine: Engine, task: Task, options: TrialOptions, *,
                         if options.workspace == "ro":
                             results[mode] = hint_read_only(results[mode], verification,
                                                            workdir=workdir)
+                        results[mode] = recheck_snapshot(
+                            engine, results[mode], before, volume=snap.volume,
+                            trial_id=trial_id, manifest_error=manifest_error)
                 except EngineError as e:
                     results[mode] = _result(trial_id, task, mode, options, agent=agent_phase,
                                             verification=None, image=image, findings=findings,
                                             error=e.diagnostics())
                 progress(f"{mode}: {results[mode].verdict}")
+            if before is not None:
+                results = {m: attrs.evolve(r, snapshot=record(before))
+                           for m, r in results.items()}
             return Trial(trial_id=trial_id, results=results)
     finally:
         if options.keep:

@@ -48,6 +48,19 @@ class Finding:
 
 
 @attrs.frozen(kw_only=True)
+class SnapshotRecord:
+    """The snapshot a verdict was computed on: its manifest's root digest (see
+    :mod:`isolation.manifest`), how many entries and how many bytes of file data."""
+
+    root_digest: str
+    entries: int
+    bytes: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {"root_digest": self.root_digest, "entries": self.entries, "bytes": self.bytes}
+
+
+@attrs.frozen(kw_only=True)
 class TrialResult:
     """One verdict on one agent state."""
 
@@ -65,6 +78,8 @@ class TrialResult:
     findings: Sequence[Finding] = ()
     #: The policy the verdict was reached under: name, digest, and any CLI overrides.
     policy: Mapping[str, Any] | None = None
+    #: The snapshot's manifest summary; None when it could not be computed.
+    snapshot: SnapshotRecord | None = None
 
     def __attrs_post_init__(self) -> None:
         # Fail closed by construction: an error verdict has a reason, a pass has a finite reward.
@@ -95,6 +110,7 @@ class TrialResult:
             "images": {"task": self.task_image},
             "findings": [f.to_json() for f in self.findings],
             "policy": dict(self.policy) if self.policy is not None else None,
+            "snapshot": self.snapshot.to_json() if self.snapshot is not None else None,
         }
 
 

@@ -1,0 +1,146 @@
+"""Regrading: the pristine verifier of a task (possibly with newer tests) run again on a
+snapshot file, with the old verdict and the new one in one document (``fcv.regrade/v1``).
+
+The snapshot is imported (validated member by member) into a labelled volume, the task image
+is built afresh, and the split verifier runs exactly as in a trial: read-only snapshot, empty
+``/logs/verifier``, the scan's findings and the policy, and the snapshot's manifest checked
+unchanged afterwards. No agent runs, so there are no ``docker diff`` or process findings.
+Everything created is removed by label in ``finally``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import attrs
+
+from isolation import labels as L
+from isolation import scan
+from isolation import snapshot as snapshots
+from isolation import snapshot_file as SF
+from isolation.engine import Engine
+from isolation.errors import FcvError, UsageError
+from isolation.hardening import Hardening
+from verifier import environment
+from verifier import findings as F
+from verifier import trial as T
+from verifier.fresh import detect_shell, verify_split
+from verifier.task import Task
+from verifier.verdict import Finding, TrialResult
+
+SCHEMA = "fcv.regrade/v1"
+SNAPSHOT_METHOD = "import"
+
+
+@attrs.frozen(kw_only=True)
+class Regrade:
+    """The old verdict (as recorded, if known) and the new one on the same snapshot."""
+
+    source: str
+    root_digest: str
+    old: Mapping[str, Any] | None
+    new: TrialResult
+
+    @property
+    def verdict_changed(self) -> bool | None:
+        if self.old is None:
+            return None
+        return self.old.get("verdict") != self.new.verdict
+
+    def to_json(self) -> dict[str, Any]:
+        return {"schema": SCHEMA, "snapshot_file": self.source, "root_digest": self.root_digest,
+                "old": dict(self.old) if self.old is not None else None,
+                "new": self.new.to_json(), "verdict_changed": self.verdict_changed}
+
+
+def regrade(engine: Engine, source: str, task: Task, *, old: Mapping[str, Any] | None = None,
+            threshold: float = 1.0, workspace: str = "ro", mitigations: tuple[str, ...] = (),
+            limits: SF.ImportLimits = SF.DEFAULT_LIMITS, policy: F.Policy | None = None,
+            progress: T.Progress = lambda _: None) -> Regrade:
+    """Import ``source`` and verify it with ``task``'s pristine verifier.
+
+    ``old`` is the previous trial document; without it, the one embedded in the snapshot
+    file (``result.json``) is used, if any.
+
+    Raises:
+        ArchiveRefused: the snapshot file failed validation.
+        UsageError: the task does not parse.
+    Anything that stops the verification itself becomes verdict ``error``.
+    """
+    if workspace not in T.WORKSPACE_MODES:
+        raise UsageError(f"--workspace: expected one of {T.WORKSPACE_MODES}, got {workspace!r}")
+    _, verifier_env = T._env(task)  # validated before the first side effect
+    policy = policy or F.Policy()
+    trial_id = L.new_trial_id()
+    image: str | None = None
+    findings: tuple[Finding, ...] = ()
+    try:
+        with T.signals_as_interrupts():
+            progress(f"regrade {trial_id}: importing {source}")
+            imported = SF.import_file(engine, source, trial_id=trial_id, limits=limits)
+            before = imported.manifest
+            old = old if old is not None else imported.result
+            try:
+                image = T.build_task_image(engine, task, trial_id=trial_id, progress=progress)
+                workdir = T.resolve_workdir(engine, task, image)
+                image_env = environment.image_env(
+                    engine.inspect_image(image)["Config"].get("Env"))
+                split_env = environment.split_environment(image_env, verifier_env,
+                                                          opt_in=mitigations)
+                shell = detect_shell(engine, image, trial_id=trial_id)
+                hardening = Hardening().with_limits(memory_mb=task.environment.memory_mb,
+                                                    cpus=task.environment.cpus)
+                scan_error = None
+                entries: tuple[scan.ScanEntry, ...] = ()
+                resolved: dict[str, str] = {}
+                try:
+                    entries = scan.scan_volume(engine, imported.volume,
+                                               trial_id=trial_id).entries
+                    resolved = scan.resolve_links(engine, entries, trial_id=trial_id,
+                                                  image=image, volume=imported.volume,
+                                                  workdir=workdir)
+                except FcvError as e:
+                    scan_error = f"workspace scan failed, so the policy could not be applied: {e}"
+                findings = F.cap([*F.from_scan(entries, workdir=workdir, resolved=resolved),
+                                  *F.from_environment({**image_env, **split_env},
+                                                      workdir=workdir)])
+                volume, read_only = imported.volume, True
+                if workspace == "scratch":
+                    snap = snapshots.Snapshot(method="volume", volume=imported.volume,
+                                              workdir=workdir)
+                    volume = snapshots.scratch_view(engine, snap, trial_id=trial_id,
+                                                    helper_image=image)
+                    read_only = False
+                progress("verifying in a pristine container (split)")
+                verification = verify_split(
+                    engine, trial_id=trial_id, image_id=image, workspace_volume=volume,
+                    workdir=workdir, tests_dir=task.tests_dir, hardening=hardening,
+                    user=task.verifier.user, environment=split_env,
+                    timeout_s=task.verifier.timeout_sec, threshold=threshold,
+                    read_only=read_only, shell=shell)
+                j = verification.judgement
+                result = TrialResult(trial_id=trial_id, task=task.name, mode="split",
+                                     snapshot_method=SNAPSHOT_METHOD, verdict=j.verdict,
+                                     reward=j.reward, rewards=j.rewards, error=j.error,
+                                     verifier=verification.phase, task_image=image,
+                                     findings=findings)
+                result = T.apply_policy(result, policy, scan_error=scan_error)
+                if workspace == "ro":
+                    result = T.hint_read_only(result, verification, workdir=workdir)
+                result = T.recheck_snapshot(engine, result, before, volume=imported.volume,
+                                            trial_id=trial_id, manifest_error=None)
+            except UsageError:
+                raise
+            except FcvError as e:
+                result = TrialResult(trial_id=trial_id, task=task.name, mode="split",
+                                     snapshot_method=SNAPSHOT_METHOD, verdict="error",
+                                     error=e.diagnostics(), task_image=image, findings=findings)
+            result = attrs.evolve(result, snapshot=T.record(before))
+            progress(f"regrade: {result.verdict}")
+            return Regrade(source=source, root_digest=before.root_digest, old=old, new=result)
+    finally:
+        try:
+            T.cleanup(engine, trial_id)
+        except FcvError as e:
+            progress(f"could not remove every resource of {trial_id} ({e}); `fcv gc` will")
