@@ -113,16 +113,20 @@ def _add_mitigation_args(p: argparse.ArgumentParser) -> None:
 
 
 def _add_limit_args(p: argparse.ArgumentParser) -> None:
-    defaults = SF.ImportLimits()
-    p.add_argument("--max-files", type=int, default=defaults.max_files,
-                   help=f"refuse snapshots with more entries (default {defaults.max_files})")
-    p.add_argument("--max-bytes", type=int, default=defaults.max_bytes,
-                   help=f"refuse snapshots with more bytes of files (default {defaults.max_bytes})")
+    _add_policy_arg(p)
+    p.add_argument("--max-files", type=int, default=None,
+                   help="refuse snapshots with more entries (default: the policy's "
+                        "snapshot.max_files)")
+    p.add_argument("--max-bytes", type=int, default=None,
+                   help="refuse snapshots with more bytes of files (default: the policy's "
+                        "snapshot.max_bytes)")
 
 
-def _limits(args: argparse.Namespace) -> SF.ImportLimits:
+def _limits(args: argparse.Namespace, policy: policy_mod.Policy) -> SF.ImportLimits:
     try:
-        return SF.ImportLimits(max_files=args.max_files, max_bytes=args.max_bytes)
+        return SF.ImportLimits(
+            max_files=policy.max_files if args.max_files is None else args.max_files,
+            max_bytes=policy.max_bytes if args.max_bytes is None else args.max_bytes)
     except ValueError as e:
         raise UsageError(f"--max-files/--max-bytes: {e}") from None
 
@@ -222,10 +226,11 @@ def build_parser() -> argparse.ArgumentParser:
     reg.add_argument("task", metavar="TASK", help="Harbor task directory")
     reg.add_argument("--old-result", metavar="FILE",
                      help="the old fcv.trial/v1 document (default: result.json in the file)")
-    reg.add_argument("--workspace", choices=("ro", "scratch"), default="ro",
-                     help="ro (default) or scratch, as for `fcv run`")
-    reg.add_argument("--threshold", type=_finite, default=1.0,
-                     help="reward at or above which the verdict is pass (default 1.0)")
+    reg.add_argument("--workspace", choices=("ro", "scratch"), default=None,
+                     help="override the policy's workspace.mode (ro or scratch), as for "
+                          "`fcv run`")
+    reg.add_argument("--threshold", type=_finite, default=None,
+                     help="override the policy's verdict.threshold")
     reg.add_argument("--json", action="store_true", help="print one fcv.regrade/v1 document")
     _add_limit_args(reg)
     _add_mitigation_args(reg)
@@ -347,8 +352,11 @@ def _read_json(path: str, what: str) -> dict[str, Any]:
 
 
 def _snapshot(args: argparse.Namespace) -> int:
+    limits = _limits(args, _load_policy(args.policy)) if args.snapshot_command == "import" \
+        else None
     if args.snapshot_command == "import" and args.check:
-        m = SF.verify_file(args.file, limits=_limits(args))
+        assert limits is not None
+        m = SF.verify_file(args.file, limits=limits)
         _status(f"{args.file}: valid, {m.files} entries, {m.bytes} bytes, {m.root_digest}")
         if args.json:
             print(json.dumps({"schema": "fcv.snapshot-check/v1", "file": args.file,
@@ -371,8 +379,8 @@ def _snapshot(args: argparse.Namespace) -> int:
                     print(json.dumps({"schema": "fcv.snapshot-export/v1", "file": args.output,
                                       "volume": volume, **m.summary()}, indent=2))
                 return EXIT_PASS
-            imported = SF.import_file(engine, args.file, trial_id=trial_id,
-                                      limits=_limits(args))
+            assert limits is not None
+            imported = SF.import_file(engine, args.file, trial_id=trial_id, limits=limits)
             keep_id = trial_id
             trial_id = ""  # the imported volume stays: it is what was asked for
             _status(f"imported {args.file} into volume {imported.volume} (fcv.trial={keep_id}; "
@@ -391,12 +399,15 @@ def _snapshot(args: argparse.Namespace) -> int:
 def _regrade(args: argparse.Namespace) -> int:
     task = _load_task(args.task)
     old = _read_json(args.old_result, "the old trial result") if args.old_result else None
+    policy = _load_policy(args.policy)
+    options = TrialOptions.from_policy(policy, agent=AgentSpec(kind="none"),
+                                       workspace=args.workspace, threshold=args.threshold,
+                                       mitigations=_mitigations(args))
+    limits = _limits(args, policy)
     engine = Engine.connect()
     try:
         outcome = regrading.regrade(engine, args.snapshot_file, task, old=old,
-                                    threshold=args.threshold, workspace=args.workspace,
-                                    mitigations=_mitigations(args), limits=_limits(args),
-                                    progress=_status)
+                                    options=options, limits=limits, progress=_status)
     finally:
         engine.close()
     new = outcome.new

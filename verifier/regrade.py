@@ -21,7 +21,6 @@ from isolation import snapshot as snapshots
 from isolation import snapshot_file as SF
 from isolation.engine import Engine
 from isolation.errors import FcvError, UsageError
-from isolation.hardening import Hardening
 from verifier import environment
 from verifier import findings as F
 from verifier import trial as T
@@ -55,23 +54,26 @@ class Regrade:
 
 
 def regrade(engine: Engine, source: str, task: Task, *, old: Mapping[str, Any] | None = None,
-            threshold: float = 1.0, workspace: str = "ro", mitigations: tuple[str, ...] = (),
-            limits: SF.ImportLimits = SF.DEFAULT_LIMITS, policy: F.Policy | None = None,
+            options: T.TrialOptions | None = None, limits: SF.ImportLimits | None = None,
             progress: T.Progress = lambda _: None) -> Regrade:
-    """Import ``source`` and verify it with ``task``'s pristine verifier.
+    """Import ``source`` and verify it with ``task``'s pristine verifier, under the policy
+    ``options`` were made from (``TrialOptions.from_policy``; the agent is not used).
 
     ``old`` is the previous trial document; without it, the one embedded in the snapshot
-    file (``result.json``) is used, if any.
+    file (``result.json``) is used, if any. ``limits`` default to the policy's snapshot
+    limits.
 
     Raises:
         ArchiveRefused: the snapshot file failed validation.
         UsageError: the task does not parse.
     Anything that stops the verification itself becomes verdict ``error``.
     """
-    if workspace not in T.WORKSPACE_MODES:
-        raise UsageError(f"--workspace: expected one of {T.WORKSPACE_MODES}, got {workspace!r}")
+    options = options or T.TrialOptions(agent=T.AgentSpec(kind="none"))
+    workspace, threshold, policy = options.workspace, options.threshold, options.policy
+    if limits is None:
+        limits = SF.ImportLimits(max_files=options.max_files or SF.DEFAULT_LIMITS.max_files,
+                                 max_bytes=options.max_bytes or SF.DEFAULT_LIMITS.max_bytes)
     _, verifier_env = T._env(task)  # validated before the first side effect
-    policy = policy or F.Policy()
     trial_id = L.new_trial_id()
     image: str | None = None
     findings: tuple[Finding, ...] = ()
@@ -87,10 +89,11 @@ def regrade(engine: Engine, source: str, task: Task, *, old: Mapping[str, Any] |
                 image_env = environment.image_env(
                     engine.inspect_image(image)["Config"].get("Env"))
                 split_env = environment.split_environment(image_env, verifier_env,
-                                                          opt_in=mitigations)
+                                                          opt_in=options.mitigations,
+                                                          safe_defaults=options.safe_defaults)
                 shell = detect_shell(engine, image, trial_id=trial_id)
-                hardening = Hardening().with_limits(memory_mb=task.environment.memory_mb,
-                                                    cpus=task.environment.cpus)
+                hardening = options.verifier_hardening.with_limits(
+                    memory_mb=task.environment.memory_mb, cpus=task.environment.cpus)
                 scan_error = None
                 entries: tuple[scan.ScanEntry, ...] = ()
                 resolved: dict[str, str] = {}
@@ -102,7 +105,8 @@ def regrade(engine: Engine, source: str, task: Task, *, old: Mapping[str, Any] |
                                                   workdir=workdir)
                 except FcvError as e:
                     scan_error = f"workspace scan failed, so the policy could not be applied: {e}"
-                findings = F.cap([*F.from_scan(entries, workdir=workdir, resolved=resolved),
+                findings = F.cap([*F.from_scan(entries, workdir=workdir, resolved=resolved,
+                                               protected=options.protected_paths),
                                   *F.from_environment({**image_env, **split_env},
                                                       workdir=workdir)])
                 volume, read_only = imported.volume, True
@@ -124,7 +128,7 @@ def regrade(engine: Engine, source: str, task: Task, *, old: Mapping[str, Any] |
                                      snapshot_method=SNAPSHOT_METHOD, verdict=j.verdict,
                                      reward=j.reward, rewards=j.rewards, error=j.error,
                                      verifier=verification.phase, task_image=image,
-                                     findings=findings)
+                                     findings=findings, policy=options.policy_ref)
                 result = T.apply_policy(result, policy, scan_error=scan_error)
                 if workspace == "ro":
                     result = T.hint_read_only(result, verification, workdir=workdir)
@@ -135,7 +139,8 @@ def regrade(engine: Engine, source: str, task: Task, *, old: Mapping[str, Any] |
             except FcvError as e:
                 result = TrialResult(trial_id=trial_id, task=task.name, mode="split",
                                      snapshot_method=SNAPSHOT_METHOD, verdict="error",
-                                     error=e.diagnostics(), task_image=image, findings=findings)
+                                     error=e.diagnostics(), task_image=image, findings=findings,
+                                     policy=options.policy_ref)
             result = attrs.evolve(result, snapshot=T.record(before))
             progress(f"regrade: {result.verdict}")
             return Regrade(source=source, root_digest=before.root_digest, old=old, new=result)
