@@ -328,3 +328,14 @@ valid_reward_files = st.fixed_dictionaries(
         "test-stdout.txt": st.binary(max_size=16),
     },
 )
+
+
+# --- byte flips (attestations) ------------------------------------------------------------------
+
+
+@st.composite
+def byte_flips(draw: st.DrawFn, data: bytes) -> tuple[int, bytes]:
+    """(offset, data with the byte at offset XORed with a non-zero mask): one altered byte."""
+    offset = draw(st.integers(min_value=0, max_value=len(data) - 1))
+    mask = draw(st.integers(min_value=1, max_value=255))
+    return offset, data[:offset] + bytes([data[offset] ^ mask]) + data[offset + 1:]
