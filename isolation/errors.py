@@ -3,6 +3,7 @@
 Every error fcv raises on purpose is an :class:`FcvError`. The CLI catches it once, prints
 :meth:`FcvError.diagnostics` and exits with :attr:`FcvError.exit_code`:
 
+* 1 when an attestation was checked and rejected (:class:`AttestationInvalid`);
 * 2 for usage errors: bad arguments, a task, agent script or policy that does not exist or
   does not parse (:class:`UsageError` and its children);
 * 3 when the verification itself could not be done (:class:`EngineError`, :class:`BuildError`,
@@ -90,3 +91,33 @@ class ImageMissing(FcvError):
 class VerificationError(FcvError):
     """The verification could not be done (verdict ``error``)."""
 
+
+
+class AttestationInvalid(FcvError):
+    """A signed attestation was checked and rejected (exit 1: the check ran and said no).
+
+    ``check`` names the check that failed, one of :data:`ATTESTATION_CHECKS`; the message says
+    what was expected and what was found.
+    """
+
+    exit_code = EXIT_FAIL
+
+    def __init__(self, check: str, message: str) -> None:
+        if check not in ATTESTATION_CHECKS:
+            raise ValueError(f"unknown attestation check {check!r}")
+        super().__init__(f"attestation rejected ({check}): {message}")
+        self.check = check
+
+
+#: What :class:`AttestationInvalid` can report, in the order the checks run.
+ATTESTATION_CHECKS = (
+    "json",            # the file is not UTF-8 JSON, or has duplicate keys / NaN
+    "envelope",        # the DSSE envelope's fields are missing, extra or of the wrong type
+    "payload-type",    # payloadType is not application/vnd.in-toto+json
+    "encoding",        # payload or sig is not canonical base64
+    "signature",       # Ed25519 over PAE(payloadType, payload) does not verify
+    "keyid",           # the envelope's keyid is not the given public key's
+    "canonical-form",  # bytes outside the signed content differ from what fcv writes
+    "statement",       # the payload is not an in-toto Statement v1 with fcv's predicate
+    "subject",         # the snapshot's root digest is not the attested one
+)

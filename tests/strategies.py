@@ -371,3 +371,12 @@ def workspace_trees(draw: st.DrawFn) -> list[Member]:
 HOSTILE_EDITS = ("absolute", "dotdot", "device", "hardlink-later", "hardlink-missing",
                  "behind-symlink", "duplicate", "extra", "missing", "content", "mode",
                  "outside", "hardlink-to-dir", "no-parent", "empty-component")
+# --- byte flips (attestations) ------------------------------------------------------------------
+
+
+@st.composite
+def byte_flips(draw: st.DrawFn, data: bytes) -> tuple[int, bytes]:
+    """(offset, data with the byte at offset XORed with a non-zero mask): one altered byte."""
+    offset = draw(st.integers(min_value=0, max_value=len(data) - 1))
+    mask = draw(st.integers(min_value=1, max_value=255))
+    return offset, data[:offset] + bytes([data[offset] ^ mask]) + data[offset + 1:]

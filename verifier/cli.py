@@ -20,13 +20,20 @@ from typing import Any
 from isolation import labels as L
 from isolation import snapshot_file as SF
 from isolation.engine import Engine
-from isolation.errors import EXIT_ERROR, EXIT_FAIL, EXIT_PASS, FcvError, UsageError
-from verifier import doctor, images, suite
+from isolation.errors import (
+    EXIT_ERROR,
+    EXIT_FAIL,
+    EXIT_PASS,
+    AttestationInvalid,
+    FcvError,
+    UsageError,
+)
+from verifier import attest, attest_seams, doctor, dsse, images, keys, suite
 from verifier import policy as policy_mod
 from verifier import regrade as regrading
 from verifier.task import Task
 from verifier.trial import AgentSpec, TrialOptions, run_trial, signals_as_interrupts
-from verifier.verdict import Comparison, format_table
+from verifier.verdict import Comparison, TrialResult, format_table
 
 DESCRIPTION = """\
 fcv verifies AI-agent work in a pristine container instead of the one the agent controlled.
@@ -152,6 +159,10 @@ def build_parser() -> argparse.ArgumentParser:
                      help="split (default): pristine verifier over the read-only snapshot; "
                           "same: Harbor's shared mode inside the agent's own container")
     _add_agent_args(run)
+    g = run.add_argument_group("attestation (split verdict only; docs/attestation.md)")
+    g.add_argument("--sign", metavar="KEY", help="Ed25519 private key (fcv keygen) to sign with")
+    g.add_argument("--attest", metavar="FILE",
+                   help="write the signed verdict (in-toto statement in a DSSE envelope) here")
 
     cmp = sub.add_parser("compare", help="both verdicts from one agent run, side by side",
                          description="Run the agent once, freeze and snapshot it, then produce "
@@ -245,6 +256,24 @@ def build_parser() -> argparse.ArgumentParser:
     boot.add_argument("--force", action="store_true", help="rebuild images that exist")
     img_sub.add_parser("status", help="show whether the base images exist")
 
+    kg = sub.add_parser("keygen", help="create an Ed25519 key pair for attestations",
+                        description="Write PREFIX.key (PKCS#8 PEM, mode 0600) and PREFIX.pub "
+                                    "(SubjectPublicKeyInfo PEM). Never overwrites.")
+    kg.add_argument("prefix", metavar="PREFIX")
+
+    att = sub.add_parser("attest", help="check signed verdict attestations")
+    att_sub = att.add_subparsers(dest="attest_command", required=True, parser_class=_Parser)
+    ver = att_sub.add_parser(
+        "verify", help="check an attestation's signature, format and (optionally) snapshot",
+        description="Check FILE's DSSE envelope, Ed25519 signature, keyid, in-toto statement "
+                    "and predicate; with --snapshot, recompute the snapshot export's root "
+                    "digest and compare it with the subject. Exit 0 valid (whatever the "
+                    "attested verdict), 1 rejected (the message names the check), 2 usage.")
+    ver.add_argument("file", metavar="FILE")
+    ver.add_argument("--pubkey", metavar="PUB", required=True, help="signer's public key (PEM)")
+    ver.add_argument("--snapshot", metavar="FILE", help="snapshot export to check the subject")
+    ver.add_argument("--json", action="store_true", help="print one JSON document to stdout")
+
     doc = sub.add_parser("doctor", help="check the engine, gVisor, seccomp and base images")
     doc.add_argument("--json", action="store_true")
 
@@ -303,6 +332,10 @@ def _dispatch(args: argparse.Namespace) -> int:
         return _snapshot(args)
     if args.command == "regrade":
         return _regrade(args)
+    if args.command == "keygen":
+        return _keygen(args)
+    if args.command == "attest":
+        return _attest_verify(args)
     raise UsageError(f"unknown command {args.command}")
 
 
@@ -316,6 +349,7 @@ def _run(args: argparse.Namespace) -> int:
     agent = AgentSpec.parse(args.agent, args.agent_script)
     task = _load_task(args.task)
     modes = ("split", "same") if args.command == "compare" else (args.mode,)
+    signing = _signing(args, task)
     policy = _load_policy(args.policy)
     options = TrialOptions.from_policy(policy, agent=agent, modes=modes, keep=args.keep,
                                        snapshot_method=args.snapshot, workspace=args.workspace,
@@ -337,9 +371,71 @@ def _run(args: argparse.Namespace) -> int:
     _status(f"verdict {result.verdict.upper()}{reward}{reason}")
     if args.json:
         print(json.dumps(result.to_json(), indent=2))
+    if signing is not None:
+        try:
+            _write_attestation(signing, result, options, args.attest)
+        except FcvError as e:
+            print(f"fcv: error: no attestation written: {e.diagnostics()}", file=sys.stderr)
+            return EXIT_ERROR
     return result.exit_code
 
 
+def _signing(args: argparse.Namespace, task: Task) -> attest.Signing | None:
+    """--sign/--attest checked (the key loads, the task digests) before anything runs."""
+    if args.command != "run" or (args.sign is None and args.attest is None):
+        return None
+    if args.sign is None or args.attest is None:
+        raise UsageError("--sign KEY and --attest FILE go together")
+    if args.mode != "split":
+        raise UsageError("--sign/--attest attest the split verdict only; drop them or use "
+                         "--mode split")
+    return attest.Signing.prepare(key_path=args.sign, out=args.attest, task=task)
+
+
+def _write_attestation(signing: attest.Signing, result: TrialResult, options: TrialOptions,
+                       path: str) -> None:
+    policy_name, policy_digest = attest_seams.policy_identity(result)
+    inputs = signing.inputs(
+        result, snapshot_digest=attest_seams.snapshot_root_digest(result),
+        policy_name=policy_name, policy_digest=policy_digest,
+        options=attest.verdict_options(threshold=options.threshold,
+                                       workspace=options.workspace,
+                                       mitigations=options.mitigations))
+    keyid = signing.write(result, inputs)
+    _status(f"attestation written to {path} (keyid {keyid})")
+
+
+def _keygen(args: argparse.Namespace) -> int:
+    key_path, pub_path, keyid = keys.generate(args.prefix)
+    _status(f"wrote {key_path} (private, mode 0600) and {pub_path}; keyid {keyid}")
+    return EXIT_PASS
+
+
+def _attest_verify(args: argparse.Namespace) -> int:
+    public_key = keys.load_public_key(args.pubkey)
+    try:
+        with open(args.file, "rb") as f:
+            data = f.read(dsse.MAX_ENVELOPE_BYTES + 1)
+    except FileNotFoundError as e:
+        raise UsageError(f"{args.file}: attestation file does not exist") from e
+    except OSError as e:
+        raise UsageError(f"{args.file}: cannot read the attestation: {e.strerror}") from e
+    snapshot = None
+    if args.snapshot is not None:
+        if not os.path.isfile(args.snapshot):
+            raise UsageError(f"{args.snapshot}: snapshot file does not exist")
+        snapshot = attest_seams.digest_of_export(args.snapshot)
+    try:
+        verified = attest.verify_attestation(data, public_key, snapshot_digest=snapshot)
+    except AttestationInvalid as e:
+        if args.json:
+            print(json.dumps({"schema": attest.VERIFY_SCHEMA, "valid": False,
+                              "check": e.check, "message": str(e)}, indent=2))
+        raise
+    if args.json:
+        print(json.dumps(verified.to_json(), indent=2))
+    print(verified.summary(), file=sys.stderr)
+    return EXIT_PASS
 def _read_json(path: str, what: str) -> dict[str, Any]:
     try:
         with open(path, encoding="utf-8") as f:

@@ -1,0 +1,77 @@
+"""Attestations end to end against the real engine: `fcv run --sign --attest` on an example
+task, the trial's real snapshot exported, then `fcv attest verify --snapshot` accepts the pair
+and rejects a tampered attestation and a tampered snapshot file."""
+
+from __future__ import annotations
+
+import base64
+import gzip
+import json
+from pathlib import Path
+
+import pytest
+
+from isolation.engine import Engine
+from isolation.errors import EXIT_FAIL, EXIT_PASS
+from verifier import attest
+from verifier.cli import main
+from verifier.policy import Policy
+
+pytestmark = pytest.mark.engine
+TASK = Path(__file__).resolve().parent.parent / "examples" / "tasks" / "word-count-sh"
+
+
+def test_run_sign_export_verify_and_tamper(engine: Engine, tmp_path: Path,
+                                           capsys: pytest.CaptureFixture[str]) -> None:
+    """A signed split verdict verifies against its exported snapshot; an altered payload, and
+    an altered snapshot file, are each rejected with a non-zero exit naming what failed."""
+    assert main(["keygen", str(tmp_path / "signer")]) == EXIT_PASS
+    envelope = tmp_path / "verdict.intoto.json"
+    code = main(["run", str(TASK), "--agent", "oracle", "--keep", "--json",
+                 "--sign", str(tmp_path / "signer.key"), "--attest", str(envelope)])
+    out, err = capsys.readouterr()
+    assert code == EXIT_PASS, err
+    result = json.loads(out)
+    trial_id = result["trial_id"]
+    snapshot = tmp_path / "snapshot.tar.gz"
+    try:
+        assert main(["snapshot", "export", trial_id, "-o", str(snapshot)]) == EXIT_PASS
+    finally:
+        assert main(["gc", "--trial", trial_id, "--all"]) == EXIT_PASS
+    capsys.readouterr()
+
+    pub = str(tmp_path / "signer.pub")
+    assert main(["attest", "verify", str(envelope), "--pubkey", pub, "--snapshot",
+                 str(snapshot), "--json"]) == EXIT_PASS
+    doc = json.loads(capsys.readouterr().out)
+    p = doc["predicate"]
+    assert doc["valid"] is True and doc["snapshot_checked"] is True
+    assert doc["subject"]["digest"] == result["snapshot"]["root_digest"]
+    assert (p["task"]["name"], p["verdict"], p["reward"]) == ("fcv-examples/word-count-sh",
+                                                              "pass", 1.0)
+    assert "sha256:" + p["task"]["digest"]["sha256"] == attest.task_digest(str(TASK))
+    assert p["image"]["id"] == result["images"]["task"]
+    default = Policy.load("default")
+    assert (p["policy"]["name"], "sha256:" + p["policy"]["digest"]["sha256"]) == \
+        ("default", default.digest)
+
+    # Tampered attestation: the reward rewritten inside the payload, everything else kept.
+    tampered = tmp_path / "tampered.intoto.json"
+    outer = json.loads(envelope.read_bytes())
+    payload = base64.b64decode(outer["payload"]).replace(b'"reward":1.0', b'"reward":0.5')
+    outer["payload"] = base64.b64encode(payload).decode()
+    tampered.write_text(json.dumps(outer, indent=2, sort_keys=True) + "\n")
+    assert main(["attest", "verify", str(tampered), "--pubkey", pub]) == EXIT_FAIL
+    err = capsys.readouterr().err
+    assert "attestation rejected (signature)" in err
+
+    # Tampered snapshot: one workspace file's content changed inside the archive.
+    raw = gzip.decompress(snapshot.read_bytes())
+    altered = tmp_path / "altered.tar.gz"
+    index = raw.rindex(b"\n", 0, len(raw) - 1024)
+    altered.write_bytes(gzip.compress(raw[:index] + b"X" + raw[index + 1:]))
+    code = main(["attest", "verify", str(envelope), "--pubkey", pub, "--snapshot",
+                 str(altered)])
+    err = capsys.readouterr().err
+    assert code != EXIT_PASS, err
+    assert "refused" in err or "(subject)" in err
