@@ -31,9 +31,10 @@ MEASURE_IMAGE = "fcv/busybox:latest"
 _MOUNT = "/fcv-workspace"
 #: The first measurement waits this long (short agents are never measured while running; the
 #: snapshot scan still checks their final size); later ones are spaced so that measuring
-#: costs at most about a tenth of the time.
+#: costs at most about a third of the time, and at most MAX_INTERVAL_S apart.
 FIRST_CHECK_S = 2.0
-MIN_INTERVAL_S = 3.0
+MIN_INTERVAL_S = 2.0
+MAX_INTERVAL_S = 10.0
 
 
 @attrs.frozen(kw_only=True)
@@ -132,4 +133,4 @@ class DiskWatch:
                 self.exceeded = usage
                 self.on_exceeded(usage)
                 return
-            wait = max(MIN_INTERVAL_S, 10 * (time.monotonic() - started))
+            wait = min(MAX_INTERVAL_S, max(MIN_INTERVAL_S, 3 * (time.monotonic() - started)))

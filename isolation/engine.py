@@ -563,7 +563,16 @@ class Engine:
         if not finished:
             stream.close()
             reader.join(5)
-        info = _call("inspect a command", lambda: self.api.exec_inspect(exec_id), retry=True)
+        try:
+            info = _call("inspect a command", lambda: self.api.exec_inspect(exec_id),
+                         retry=True)
+        except EngineError:
+            # The engine forgets a command whose container died under it (a gVisor sandbox
+            # killed at its pids or memory limit): no exit code to report, and not an error
+            # of the engine's; anything else wrong with the container is found next.
+            if self.inspect_container(container)["State"].get("Running"):
+                raise
+            info = {"Running": False, "ExitCode": None}
         exit_code = None if info.get("Running") else info.get("ExitCode")
         return ExecResult(exit_code=exit_code, timed_out=not finished and not stopped,
                           duration_s=duration, output=bytes(output[-output_limit:]),

@@ -99,7 +99,9 @@ class Hardening:
             # Equal to the memory limit: no swap, so a memory hog is OOM-killed, not slowed.
             "memswap_limit": memory,
             "nano_cpus": int(self.cpus * 1e9),
-            "tmpfs": {"/tmp": f"rw,nosuid,nodev,mode=1777,size={self.tmp_size_mb}m"},
+            # exec spelled out: the engine's tmpfs default is noexec, which breaks honest work
+            # (building and running a program in /tmp); nosuid and nodev are the promise.
+            "tmpfs": {"/tmp": f"rw,exec,nosuid,nodev,mode=1777,size={self.tmp_size_mb}m"},
             "network_mode": self.network_mode,
             "read_only": self.read_only_rootfs,
             "privileged": False,

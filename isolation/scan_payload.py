@@ -84,14 +84,16 @@ def main(root: str, max_entries: int | None = None) -> None:
         counts["reported"] += 1
         out.write(json.dumps({"entry": entry}) + "\n")
 
-    stack = [root]
-    while stack:
-        if max_entries is not None and (counts["files"] + counts["dirs"] + counts["symlinks"]
-                                        + counts["other"]) > max_entries:
-            # Over the policy's limit: the snapshot is refused, so counting on is wasted work
-            # (and an agent's million files must not buy a scan timeout instead of a fail).
+    def over() -> bool:
+        # Over the policy's limit: the snapshot is refused, so counting on is wasted work
+        # (and an agent's million files must not buy a scan timeout instead of a fail).
+        total = counts["files"] + counts["dirs"] + counts["symlinks"] + counts["other"]
+        if max_entries is not None and total > max_entries:
             counts["truncated"] = 1
-            break
+        return bool(counts["truncated"])
+
+    stack = [root]
+    while stack and not over():
         directory = stack.pop()
         try:
             names = os.listdir(directory)
@@ -99,6 +101,8 @@ def main(root: str, max_entries: int | None = None) -> None:
             counts["unreadable_dirs"] += 1
             continue
         for name in names:
+            if over():
+                break
             full = os.path.join(directory, name)
             try:
                 st = os.lstat(full)

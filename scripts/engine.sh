@@ -51,15 +51,34 @@ install_packages() {
   apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
 }
 
+# gVisor needs --network=none here; --oci-seccomp makes it load the engine's seccomp profile
+# inside the sandbox too (without it, gVisor ignores the profile and relies on its own).
 write_config() {
-  local runsc
+  local runsc target=${1:-$FCV_DOCKERD_CONFIG}
   runsc=$(command -v runsc || echo /usr/bin/runsc)
-  mkdir -p "$(dirname "$FCV_DOCKERD_CONFIG")"
-  cat >"$FCV_DOCKERD_CONFIG" <<JSON
+  mkdir -p "$(dirname "$target")"
+  cat >"$target" <<JSON
 {
-  "runtimes": {"runsc": {"path": "$runsc", "runtimeArgs": ["--network=none"]}}
+  "runtimes": {"runsc": {"path": "$runsc", "runtimeArgs": ["--network=none", "--oci-seccomp"]}}
 }
 JSON
+}
+
+# A daemon this script started earlier, with an older config: rewrite the config and have
+# dockerd reload it (SIGHUP reloads runtimes; running containers are not touched).
+refresh_config() {
+  local pid new
+  pid=$(pgrep -f "dockerd --config-file $FCV_DOCKERD_CONFIG" | head -n 1) || return 0
+  [ -n "$pid" ] || return 0
+  new=$(mktemp)
+  write_config "$new"
+  if ! cmp -s "$new" "$FCV_DOCKERD_CONFIG"; then
+    mv "$new" "$FCV_DOCKERD_CONFIG"
+    kill -HUP "$pid"
+    log "runtime config updated; dockerd reloaded it"
+  else
+    rm -f "$new"
+  fi
 }
 
 start_daemon() {
@@ -83,6 +102,7 @@ start_daemon() {
 main() {
   if engine_answers; then
     log "engine already answers ($(docker version --format '{{.Server.Version}}')); leaving it as it is"
+    refresh_config
     # The base-image tools are still needed to build fcv's images on a local engine.
     if [ -z "${DOCKER_HOST:-}" ] && command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
       install_packages

@@ -22,6 +22,11 @@ class Check:
         return {"name": self.name, "ok": self.ok, "detail": self.detail, "fix": self.fix}
 
 
+#: gVisor's arguments the strict policy relies on: no host network (required here) and the
+#: engine's seccomp profile loaded inside the sandbox as well.
+RUNSC_ARGS = ("--network=none", "--oci-seccomp")
+
+
 def run_checks(connect: Callable[[], Engine] = Engine.connect) -> list[Check]:
     """Check the engine, its runtimes and security options, and the base images."""
     try:
@@ -36,14 +41,19 @@ def run_checks(connect: Callable[[], Engine] = Engine.connect) -> list[Check]:
                         detail=f"Docker Engine {version.get('Version')} "
                                f"(API {version.get('ApiVersion')}), "
                                f"storage {info.get('Driver')}, cgroup v{info.get('CgroupVersion')}")]
-        runtimes = sorted((info.get("Runtimes") or {}).keys())
+        registered = info.get("Runtimes") or {}
+        runtimes = sorted(registered)
+        args = list((registered.get("runsc") or {}).get("runtimeArgs") or [])
+        missing = [a for a in RUNSC_ARGS if a not in args]
         checks.append(Check(
-            name="runsc", ok="runsc" in runtimes,
-            detail=f"runtimes: {', '.join(runtimes) or 'none'}",
-            fix=None if "runsc" in runtimes else
-            "bash scripts/engine.sh on a machine without a running engine registers gVisor; "
-            "on your own engine add {\"runtimes\": {\"runsc\": {\"path\": \"/usr/bin/runsc\", "
-            "\"runtimeArgs\": [\"--network=none\"]}}} to daemon.json"))
+            name="runsc", ok="runsc" in runtimes and not missing,
+            detail=f"runtimes: {', '.join(runtimes) or 'none'}"
+                   + (f"; runsc args {args}" if "runsc" in runtimes else ""),
+            fix=None if "runsc" in runtimes and not missing else
+            "bash scripts/engine.sh registers gVisor (and reloads a daemon it started); on your "
+            "own engine add {\"runtimes\": {\"runsc\": {\"path\": \"/usr/bin/runsc\", "
+            "\"runtimeArgs\": [\"--network=none\", \"--oci-seccomp\"]}}} to daemon.json "
+            "and reload it (SIGHUP); the strict policy needs both"))
         security = [str(s) for s in info.get("SecurityOptions") or []]
         seccomp = any("name=seccomp" in s and "profile=default" in s for s in security)
         checks.append(Check(
