@@ -11,11 +11,10 @@ import pytest
 
 from isolation import disk
 from isolation.engine import Engine
+from tests.tasktools import make_task, write_agent
 from verifier.policy import Policy
 from verifier.task import Task
 from verifier.trial import AgentSpec, TrialOptions, run_trial
-
-from tests.tasktools import make_task, write_agent
 
 pytestmark = [pytest.mark.engine, pytest.mark.slow]
 

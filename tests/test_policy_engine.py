@@ -15,6 +15,7 @@ import time
 from pathlib import Path
 
 import pytest
+from tasktools import make_task, write_agent
 
 from isolation import labels as L
 from isolation.agent import Sandbox
@@ -22,8 +23,6 @@ from isolation.engine import Engine
 from verifier.policy import DOCKER_DEFAULT_CAPS, Policy
 from verifier.task import Task
 from verifier.trial import AgentSpec, TrialOptions, run_trial
-
-from tasktools import make_task, write_agent
 
 pytestmark = pytest.mark.engine
 
@@ -144,10 +143,9 @@ class TestAgentContainer:
                                                               box: Sandbox) -> None:
         """A setuid-root copy of `id` in /tmp runs as the caller (nosuid), and a device node
         cannot be made there or, if the policy grants MKNOD, not opened (nodev)."""
-        setup = box.exec(["sh", "-c", "cp /usr/bin/id /tmp/suid-id && chmod 4755 /tmp/suid-id"
-                          " && ls -ln /tmp/suid-id >/dev/null; mknod /tmp/null c 1 3 2>&1; "
-                          "echo mknod=$?; cat /tmp/null 2>&1; echo open=$?"],
-                         user="0", timeout_s=30)
+        script = ("cp /usr/bin/id /tmp/suid-id && chmod 4755 /tmp/suid-id; "
+                  "mknod /tmp/null c 1 3 2>&1; echo mknod=$?; cat /tmp/null 2>&1; echo open=$?")
+        setup = box.exec(["sh", "-c", script], user="0", timeout_s=30)
         text = setup.output.decode(errors="replace")
         seen = probe(box, "suid=/tmp/suid-id", user=str(NOBODY))
         assert seen["suid_euid"] == str(NOBODY), seen
