@@ -18,7 +18,7 @@ OWNER = "fcv.owner"
 
 ROLES = frozenset(
     {"task-image", "agent", "workspace", "snapshot", "commit", "verifier", "verifier-logs",
-     "scratch", "scratch-upper", "tools", "tests", "receiver", "probe"}
+     "scratch", "scratch-upper", "tools", "tests", "carry", "receiver", "probe"}
 )
 
 

@@ -81,6 +81,63 @@ def take(engine: Engine, box: Sandbox, *, method: str, receiver_image: str) -> S
                     diff=tuple(diff))
 
 
+#: Go's os.ModeDir and os.ModeSymlink, as the engine reports a path's mode.
+_GO_MODE_DIR = 1 << 31
+_GO_MODE_SYMLINK = 1 << 27
+
+
+@attrs.frozen(kw_only=True)
+class Carried:
+    """A directory carried from the frozen agent into the verifier, read-only."""
+
+    path: str
+    volume: str
+
+
+def carry(engine: Engine, box: Sandbox, paths: tuple[str, ...], *,
+          receiver_image: str) -> tuple[list[Carried], list[tuple[str, str]]]:
+    """Copy each directory in ``paths`` out of the frozen agent container into its own
+    labelled volume, through a receiver container of the pristine image that is never started.
+
+    Returns what was carried, and (path, reason) for each path that was not: missing, or not
+    a directory (a symlink is never followed: the agent could point it anywhere).
+
+    Raises:
+        EngineError: if the engine refuses a step.
+    """
+    if not box.frozen:
+        raise ValueError("freeze the sandbox before carrying paths out of it")
+    carried: list[Carried] = []
+    skipped: list[tuple[str, str]] = []
+    for index, path in enumerate(paths):
+        stat = engine.stat_path(box.container_id, path)
+        if stat is None:
+            skipped.append((path, "does not exist in the agent's container"))
+            continue
+        mode = int(stat.get("mode", 0))
+        if mode & _GO_MODE_SYMLINK or stat.get("linkTarget") not in (None, "", path):
+            skipped.append((path, f"is a symlink (to {stat.get('linkTarget')}); not followed"))
+            continue
+        if not mode & _GO_MODE_DIR:
+            skipped.append((path, "is not a directory"))
+            continue
+        volume = engine.create_volume(L.resource_name(box.trial_id, "carry") + f"-{index}",
+                                      labels=L.trial_labels(box.trial_id, "carry"))
+        receiver = engine.create_container(
+            receiver_image, ["true"], entrypoint=[],
+            name=L.resource_name(box.trial_id, "receiver") + f"-carry-{index}",
+            labels=L.trial_labels(box.trial_id, "receiver"),
+            host_config=Hardening().host_config(),
+            mounts=[VolumeMount(volume=volume, target=path, no_copy=True)])
+        try:
+            stream, _ = engine.get_archive(box.container_id, path)
+            engine.put_archive(receiver, posixpath.dirname(path), stream)
+        finally:
+            engine.remove_container(receiver)
+        carried.append(Carried(path=path, volume=volume))
+    return carried, skipped
+
+
 def scratch_view(engine: Engine, snapshot: Snapshot, *, trial_id: str,
                  helper_image: str) -> str:
     """A writable overlay volume over the snapshot; return its name.

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from isolation.engine import Engine
+from verifier.policy import Policy
 from verifier.task import Task
 from verifier.trial import AgentSpec, TrialOptions, run_trial
 
@@ -35,6 +36,21 @@ class TestOracles:
             assert (r.verdict, r.error) == ("pass", None), (mode, r.to_json())
             assert r.snapshot_method == method
             assert r.reward is not None and r.reward >= 1.0
+
+    @pytest.mark.parametrize("policy", ["strict", "harbor-compat"])
+    @pytest.mark.parametrize("task", EXAMPLE_TASKS)
+    def test_oracle_passes_under_every_policy(self, engine: Engine, task: str,
+                                              policy: str) -> None:
+        """Every example's reference solution passes split (and same) under strict (gVisor,
+        read-only verifier root) and harbor-compat too; default is covered above."""
+        loaded = Policy.load(policy)
+        options = TrialOptions.from_policy(loaded, agent=AgentSpec(kind="oracle"),
+                                           modes=("split", "same"))
+        results = run_trial(engine, Task.from_dir(TASKS / task), options).results
+        for mode in ("split", "same"):
+            r = results[mode]
+            assert (r.verdict, r.error) == ("pass", None), (mode, r.to_json())
+            assert r.policy is not None and r.policy["digest"] == loaded.digest
 
     def test_at_least_three_examples(self) -> None:
         """The examples cover a pytest task, a plain shell task and a reward.json task."""

@@ -96,3 +96,63 @@ class TestFileLimit:
         assert split.verdict == "fail", split
         limit = [f for f in split.findings if f.code == "file-limit-exceeded"]
         assert limit and limit[0].fails_verdict and "300" in limit[0].message
+
+
+class TestCarry:
+    """workspace.carry: directories outside the workspace reach the verifier read-only, and
+    are judged like the workspace."""
+
+    CHECK = ("#!/bin/sh\n"
+             "if [ \"$(cat /srv/output/result.txt 2>/dev/null)\" = 42 ]; then r=1; else r=0; fi\n"
+             "if touch /srv/output/x 2>/dev/null; then r=0; fi\n"  # must be read-only
+             "echo $r > /logs/verifier/reward.txt\n")
+
+    def carry_policy(self, tmp_path: Path, paths: str = '["/srv/output"]') -> Policy:
+        path = tmp_path / "carry.toml"
+        path.write_text(f'schema = "fcv.policy/v1"\nname = "carry"\n[workspace]\n'
+                        f"carry = {paths}\n")
+        return Policy.load(str(path))
+
+    def task(self, tmp_path: Path) -> Task:
+        return Task.from_dir(str(make_task(tmp_path, test_sh=self.CHECK, dockerfile=None, toml=(
+            '[environment]\ndocker_image = "fcv/busybox:latest"\nworkdir = "/app"\n'
+            "[verifier]\ntimeout_sec = 60\n[agent]\ntimeout_sec = 60\n"))))
+
+    def run(self, engine: Engine, tmp_path: Path, policy: Policy, body: str):  # type: ignore[no-untyped-def]
+        tmp_path.mkdir(parents=True, exist_ok=True)
+        agent = write_agent(tmp_path, body)
+        options = TrialOptions.from_policy(policy, agent=AgentSpec(kind="script",
+                                                                   script=str(agent)))
+        return run_trial(engine, self.task(tmp_path), options).results["split"]
+
+    def test_carried_output_is_verified_read_only(self, engine: Engine,
+                                                  tmp_path: Path) -> None:
+        """Output in /srv/output passes when the policy carries it (read-only in the verifier)
+        and is not an outside-workspace finding; without carry the same agent fails."""
+        body = "mkdir -p /srv/output && echo 42 > /srv/output/result.txt\n"
+        carried = self.run(engine, tmp_path / "a", self.carry_policy(tmp_path), body)
+        assert carried.verdict == "pass", carried
+        assert "outside-workspace-change" not in {f.code for f in carried.findings}
+        plain = self.run(engine, tmp_path / "b", Policy.load("default"), body)
+        assert plain.verdict == "fail"
+        assert "outside-workspace-change" in {f.code for f in plain.findings}
+
+    def test_symlink_in_carried_tree_is_judged(self, engine: Engine, tmp_path: Path) -> None:
+        """A symlink into /logs in a carried tree fails the split verdict like one in the
+        workspace would."""
+        body = ("mkdir -p /srv/output && echo 42 > /srv/output/result.txt\n"
+                "ln -s /logs/verifier/reward.txt /srv/output/reward-link\n")
+        result = self.run(engine, tmp_path, self.carry_policy(tmp_path), body)
+        assert result.verdict == "fail", result
+        marked = [f for f in result.findings if f.fails_verdict]
+        assert [(f.code, f.path) for f in marked] == \
+            [("symlink-to-private", "/srv/output/reward-link")]
+
+    def test_symlinked_carry_path_is_not_followed(self, engine: Engine, tmp_path: Path) -> None:
+        """A carried path the agent turned into a symlink is skipped (carry-skipped), never
+        followed."""
+        body = "mkdir -p /srv && ln -s /tests /srv/output\n"
+        result = self.run(engine, tmp_path, self.carry_policy(tmp_path), body)
+        assert result.verdict == "fail"
+        skipped = [f for f in result.findings if f.code == "carry-skipped"]
+        assert skipped and "symlink" in skipped[0].message

@@ -139,6 +139,10 @@ class TestFailsClosed:
         ('[findings]\nprotected_paths = ["/tests", "/logs", "etc"]\n', "absolute, normalised"),
         ('[findings]\nprotected_paths = ["/tests", "/logs", "//x"]\n', "absolute, normalised"),
         ('[environment]\nmitigations = ["magic"]\n', "environment.mitigations: unknown value"),
+        ('[workspace]\ncarry = ["/etc/app"]\n', "workspace.carry: '/etc/app': overlaps /etc"),
+        ('[workspace]\ncarry = ["/"]\n', "workspace.carry: '/': expected an absolute"),
+        ('[workspace]\ncarry = ["/srv", "/srv/x"]\n', "'/srv/x' is inside '/srv'"),
+        ('[workspace]\ncarry = ["/logs/x"]\n', "overlaps /logs"),
         ("[environment]\nsafe_defaults = false\n", "write unsafe_no_safe_defaults = true"),
         ("agent = 3\n", "agent: expected a table [agent]"),
     ])

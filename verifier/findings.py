@@ -46,6 +46,7 @@ CODES: Mapping[str, tuple[str, str]] = {
     "agent-process-at-freeze": ("medium", "a process was still running when the agent stopped"),
     "verifier-wrote-workspace": ("info", "the tests tried to write into the read-only snapshot"),
     "pythonpath-into-workspace": ("medium", "the verifier's PYTHONPATH includes the workspace"),
+    "carry-skipped": ("info", "a path the policy carries was missing or not a directory"),
     "disk-limit-exceeded": ("high", "the agent wrote more than the policy's snapshot.max_bytes"),
     "file-limit-exceeded": ("high", "the workspace holds more than snapshot.max_files entries"),
 }
@@ -88,8 +89,10 @@ def finding(code: str, path: str, message: str) -> Finding:
     return Finding(code=code, severity=severity, path=path, message=message)
 
 
-def from_diff(diff: Sequence[DiffEntry], *, workdir: str) -> list[Finding]:
-    """Findings from the agent container's ``docker diff``."""
+def from_diff(diff: Sequence[DiffEntry], *, workdir: str,
+              carried: Sequence[str] = ()) -> list[Finding]:
+    """Findings from the agent container's ``docker diff``. Changes in the workspace and in
+    the paths the policy carries to the verifier are the agent's work, not findings."""
     paths = {d.path for d in diff}
     out: list[Finding] = []
     for entry in sorted(diff, key=lambda d: d.path):
@@ -98,8 +101,11 @@ def from_diff(diff: Sequence[DiffEntry], *, workdir: str) -> list[Finding]:
         # A changed directory is listed for every change below it; report the leaves.
         if entry.kind == "C" and any(p.startswith(path.rstrip("/") + "/") for p in paths):
             continue
-        if _under(path, [workdir]) or path in FCV_DIRS or _under(path, IGNORED_PREFIXES):
+        if _under(path, [workdir, *carried]) or path in FCV_DIRS or \
+                _under(path, IGNORED_PREFIXES):
             continue
+        if entry.kind != "D" and any(_under(c, [path]) for c in carried):
+            continue  # a directory made to hold a carried path
         if _under(path, ["/tests"]):
             out.append(finding("tests-planted", path, f"/tests content {verb} by the agent"))
         elif _under(path, ["/logs/verifier"]):

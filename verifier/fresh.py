@@ -105,11 +105,12 @@ def verify_split(
     threshold: float,
     read_only: bool = True,
     shell: Sequence[str],
+    carried: Sequence[tuple[str, str]] = (),
 ) -> Verification:
     """Run ``tests/test.sh`` in a pristine container over the frozen workspace.
 
     ``workspace_volume`` is the snapshot (mounted read-only) or a scratch view of it (mounted
-    writable with ``read_only=False``).
+    writable with ``read_only=False``); ``carried`` are (volume, path) pairs mounted read-only.
 
     Raises:
         EngineError: if the engine refuses to create or start the verifier.
@@ -117,7 +118,9 @@ def verify_split(
     logs_volume = engine.create_volume(L.resource_name(trial_id, "verifier-logs"),
                                        labels=L.trial_labels(trial_id, "verifier-logs"))
     mounts = [VolumeMount(volume=workspace_volume, target=workdir, read_only=read_only),
-              VolumeMount(volume=logs_volume, target=VERIFIER_LOGS)]
+              VolumeMount(volume=logs_volume, target=VERIFIER_LOGS),
+              # Paths the policy carries from the agent (volume, path): always read-only.
+              *(VolumeMount(volume=v, target=p, read_only=True) for v, p in carried)]
     if hardening.read_only_rootfs:
         # The engine refuses archive writes into a read-only root filesystem, so the tests
         # arrive on their own volume (mounted read-only) and /logs/verifier is prepared on

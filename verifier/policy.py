@@ -76,6 +76,8 @@ class Policy:
     max_bytes: int
     max_files: int
     workspace_mode: str
+    #: Paths outside the workspace carried from the frozen agent into the verifier, read-only.
+    carry: tuple[str, ...]
     protected_paths: tuple[str, ...]
     findings: F.Policy
     safe_defaults: bool
@@ -133,7 +135,7 @@ class Policy:
             "verifier": _hardening_json(self.verifier),
             "snapshot": {"method": self.snapshot_method, "max_bytes": self.max_bytes,
                          "max_files": self.max_files},
-            "workspace": {"mode": self.workspace_mode},
+            "workspace": {"mode": self.workspace_mode, "carry": list(self.carry)},
             "findings": {"protected_paths": list(self.protected_paths),
                          "fail_on": sorted(self.findings.fail_on)},
             "environment": {"safe_defaults": self.safe_defaults,
@@ -163,7 +165,7 @@ _SECTIONS: Mapping[str, set[str]] = {
     "agent": _CONTAINER,
     "verifier": _CONTAINER | {"read_only_rootfs"},
     "snapshot": {"method", "max_bytes", "max_files"},
-    "workspace": {"mode"},
+    "workspace": {"mode", "carry"},
     "findings": {"protected_paths", "fail_on", "unsafe_ignore_findings"},
     "environment": {"safe_defaults", "unsafe_no_safe_defaults", "mitigations"},
     "verdict": {"threshold"},
@@ -308,6 +310,11 @@ class _Parser:
 
         ws = self.table(doc, "workspace")
         mode = self.choice(ws, "workspace", "mode", WORKSPACE_MODES, "ro")
+        carry = self.strings(ws, "workspace", "carry", (), check=_carriable)
+        nested = [(a, b) for a in carry for b in carry if a != b and _inside(b, a)]
+        if nested:
+            raise self.fail("workspace.carry", f"{nested[0][1]!r} is inside {nested[0][0]!r}; "
+                            "list each tree once")
 
         fnd = self.table(doc, "findings")
         protected = self.strings(fnd, "findings", "protected_paths", F.PRIVATE_PATHS,
@@ -343,10 +350,33 @@ class _Parser:
         return Policy(name=name, description=description, source=self.source, digest=digest,
                       agent=agent, verifier=verifier, snapshot_method=method,
                       max_bytes=max_bytes, max_files=max_files, workspace_mode=mode,
+                      carry=carry,
                       protected_paths=protected,
                       findings=F.Policy(fail_on=fail_on),
                       safe_defaults=not no_defaults, mitigations=mitigations,
                       threshold=threshold, unsafe=tuple(self.unsafe))
+
+
+#: What a carried path may not be or overlap: the verifier's own inputs and outputs, the
+#: kernel's views, and the system trees a verifier runs its tools from.
+_NOT_CARRIABLE = ("/tests", "/logs", "/solution", "/proc", "/sys", "/dev", "/tmp", "/etc",
+                  "/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/run",
+                  "/var/run", "/.fcv-tools", "/fcv-agent")
+
+
+def _inside(path: str, parent: str) -> bool:
+    return path == parent or path.startswith(parent.rstrip("/") + "/")
+
+
+def _carriable(path: str) -> str | None:
+    problem = _absolute(path)
+    if problem:
+        return problem
+    for private in _NOT_CARRIABLE:
+        if _inside(path, private) or _inside(private, path):
+            return (f"overlaps {private}: only data trees may be carried (the verifier's "
+                    "inputs, outputs and tools come from the pristine image)")
+    return None
 
 
 def _absolute(path: str) -> str | None:

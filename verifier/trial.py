@@ -105,6 +105,8 @@ class TrialOptions:
     protected_paths: tuple[str, ...] = attrs.field(default=F.PRIVATE_PATHS, converter=_to_tuple)
     #: fcv's verifier environment defaults (off only under an unsafe_* policy key).
     safe_defaults: bool = True
+    #: Directories outside the workspace carried to the verifier read-only (workspace.carry).
+    carry: tuple[str, ...] = attrs.field(default=(), converter=_to_tuple)
     #: Disk limits on what the agent leaves: workspace plus writable layer, and files.
     max_bytes: int | None = None
     max_files: int | None = None
@@ -135,7 +137,7 @@ class TrialOptions:
                    hardening=policy.agent, verifier_hardening=policy.verifier,
                    policy=policy.findings, mitigations=(*policy.mitigations, *extra),
                    protected_paths=policy.protected_paths, safe_defaults=policy.safe_defaults,
-                   max_bytes=policy.max_bytes, max_files=policy.max_files,
+                   max_bytes=policy.max_bytes, max_files=policy.max_files, carry=policy.carry,
                    policy_ref={**policy.reference(), "overrides": overrides})
 
 
@@ -317,7 +319,9 @@ def collect_findings(engine: Engine, box: Sandbox, snap: snapshots.Snapshot,
                      processes: list[Process], *, trial_id: str,
                      protected: tuple[str, ...] = F.PRIVATE_PATHS,
                      max_files: int | None = None,
-                     max_bytes: int | None = None) -> tuple[tuple[Finding, ...], str | None]:
+                     max_bytes: int | None = None,
+                     carried: Iterable[snapshots.Carried] = ()) -> tuple[tuple[Finding, ...],
+                                                                        str | None]:
     """Findings from the diff, the snapshot scan and the processes at freeze time, and the
     reason the scan failed (None when it completed). Over ``max_files`` entries, or
     ``max_bytes`` in the workspace and writable layer together, is a limit finding."""
@@ -326,6 +330,7 @@ def collect_findings(engine: Engine, box: Sandbox, snap: snapshots.Snapshot,
     entries: tuple[scan.ScanEntry, ...] = ()
     resolved: dict[str, str] = {}
     limits: list[Finding] = []
+    extra: list[Finding] = []
     try:
         report = scan.scan_volume(engine, snap.volume, trial_id=trial_id, max_entries=max_files)
         entries = report.entries
@@ -346,10 +351,25 @@ def collect_findings(engine: Engine, box: Sandbox, snap: snapshots.Snapshot,
             resolved = scan.resolve_links(engine, entries, trial_id=trial_id,
                                           image=box.image_id, volume=snap.volume,
                                           workdir=box.workdir)
+        for tree in carried:
+            # A carried tree reaches the verifier like the workspace, so it is judged alike.
+            tree_report = scan.scan_volume(engine, tree.volume, trial_id=trial_id,
+                                           max_entries=max_files)
+            if tree_report.summary.get("truncated"):
+                limits.append(F.finding("file-limit-exceeded", tree.path,
+                                        f"more than {max_files} entries (snapshot.max_files) "
+                                        "in a carried path; the snapshot is not verified"))
+                continue
+            tree_links = scan.resolve_links(engine, tree_report.entries, trial_id=trial_id,
+                                            image=box.image_id, volume=tree.volume,
+                                            workdir=tree.path)
+            extra.extend(F.from_scan(tree_report.entries, workdir=tree.path,
+                                     resolved=tree_links, protected=protected))
     except EngineError as e:
         scan_error = f"workspace scan failed, so the policy could not be applied: {e}"
-    found = [*F.from_diff(diff, workdir=box.workdir),
+    found = [*F.from_diff(diff, workdir=box.workdir, carried=[t.path for t in carried]),
              *F.from_scan(entries, workdir=box.workdir, resolved=resolved, protected=protected),
+             *extra,
              *F.from_processes([(p.pid, p.command) for p in box.leftover(processes)])]
     return (*limits, *F.cap(found)), scan_error
 
@@ -437,6 +457,11 @@ def run_trial(engine: Engine, task: Task, options: TrialOptions, *,
             try:
                 image = build_task_image(engine, task, trial_id=trial_id, progress=progress)
                 workdir = resolve_workdir(engine, task, image)
+                for path in options.carry:
+                    if path == workdir or path.startswith(workdir.rstrip("/") + "/") or \
+                            workdir.startswith(path.rstrip("/") + "/"):
+                        raise UsageError(f"policy workspace.carry: {path} overlaps the "
+                                         f"workspace {workdir}, which is snapshotted anyway")
                 image_env = environment.image_env(
                     engine.inspect_image(image)["Config"].get("Env"))
                 split_env = environment.split_environment(image_env, verifier_env,
@@ -462,6 +487,13 @@ def run_trial(engine: Engine, task: Task, options: TrialOptions, *,
                 progress(f"agent frozen; snapshot by {options.snapshot_method}")
                 snap = snapshots.take(engine, box, method=options.snapshot_method,
                                       receiver_image=image)
+                carried: list[snapshots.Carried] = []
+                skipped: list[tuple[str, str]] = []
+                if options.carry and agent.limit is None:
+                    carried, skipped = snapshots.carry(engine, box, options.carry,
+                                                       receiver_image=image)
+                    progress(f"carried {len(carried)} path(s) to the verifier: "
+                             + ", ".join(c.path for c in carried))
                 if agent.limit is not None:
                     # Over the limit already: scanning the oversized workspace is not needed
                     # to refuse it.
@@ -470,7 +502,9 @@ def run_trial(engine: Engine, task: Task, options: TrialOptions, *,
                     findings, scan_error = collect_findings(
                         engine, box, snap, processes, trial_id=trial_id,
                         protected=options.protected_paths, max_files=options.max_files,
-                        max_bytes=options.max_bytes)
+                        max_bytes=options.max_bytes, carried=carried)
+                findings = (*findings, *(F.finding("carry-skipped", path, f"{path} {reason}")
+                                         for path, reason in skipped))
                 before: manifest.Manifest | None = None
                 manifest_error: str | None = None
                 if not over_limits(findings):
@@ -511,7 +545,8 @@ def run_trial(engine: Engine, task: Task, options: TrialOptions, *,
                             workdir=workdir, tests_dir=task.tests_dir,
                             hardening=verifier_hardening, user=task.verifier.user,
                             environment=split_env, timeout_s=task.verifier.timeout_sec,
-                            threshold=options.threshold, read_only=read_only, shell=shell)
+                            threshold=options.threshold, read_only=read_only, shell=shell,
+                            carried=[(c.volume, c.path) for c in carried])
                         if _after_split is not None:
                             _after_split(engine, snap)
                     else:
