@@ -31,6 +31,33 @@ def run_json(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, dict,
 
 
 class TestRun:
+    def test_logs_dir_keeps_agent_and_verifier_output(self, engine: Engine, tmp_path: Path,
+                                                      capsys: pytest.CaptureFixture[str]
+                                                      ) -> None:
+        """`fcv compare --logs DIR` keeps the agent's output, each verifier's files and each
+        verdict document: nothing a reviewer needs is lost with the containers."""
+        task = make_task(tmp_path, test_sh="#!/bin/sh\necho checking the answer\n"
+                         "echo 1 > /logs/verifier/reward.txt\n")
+        agent = write_agent(tmp_path, "echo agent was here\necho done > /app/done.txt\n")
+        logs = tmp_path / "logs"
+        code = main(["compare", str(task), "--agent-script", str(agent), "--logs", str(logs)])
+        capsys.readouterr()
+        assert code == EXIT_PASS
+        assert b"agent was here" in (logs / "agent-output.txt").read_bytes()
+        for mode in ("split", "same"):
+            assert (logs / mode / "test-stdout.txt").read_text() == "checking the answer\n"
+            assert (logs / mode / "reward.txt").read_text() == "1\n"
+            assert json.loads((logs / f"{mode}.json").read_text())["mode"] == mode
+
+    def test_logs_dir_must_be_writable(self, tmp_path: Path,
+                                       capsys: pytest.CaptureFixture[str]) -> None:
+        """An unusable --logs DIR is a usage error before anything runs."""
+        task = make_task(tmp_path)
+        blocker = tmp_path / "file"
+        blocker.write_text("x")
+        code = main(["run", str(task), "--agent", "oracle", "--logs", str(blocker / "sub")])
+        assert code == EXIT_USAGE and "--logs" in capsys.readouterr().err
+
     def test_json_document_schema(self, engine: Engine, tmp_path: Path,
                                   capsys: pytest.CaptureFixture[str]) -> None:
         """`fcv run --json` prints exactly one fcv.trial/v1 document with every field."""

@@ -32,7 +32,7 @@ from verifier import attest, attest_seams, doctor, dsse, images, keys, suite
 from verifier import policy as policy_mod
 from verifier import regrade as regrading
 from verifier.task import Task
-from verifier.trial import AgentSpec, TrialOptions, run_trial, signals_as_interrupts
+from verifier.trial import AgentSpec, Trial, TrialOptions, run_trial, signals_as_interrupts
 from verifier.verdict import Comparison, TrialResult, format_table
 
 DESCRIPTION = """\
@@ -86,6 +86,10 @@ def _add_agent_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--keep", action="store_true",
                    help="leave the trial's containers, volumes and images for inspection")
     p.add_argument("--json", action="store_true", help="print one JSON document to stdout")
+    p.add_argument("--logs", metavar="DIR",
+                   help="also write the agent's output, each verifier's /logs/verifier files "
+                        "(test-stdout.txt, reward files) and each verdict document into DIR "
+                        "(created; existing files are replaced)")
     _add_mitigation_args(p)
 
 
@@ -354,11 +358,15 @@ def _run(args: argparse.Namespace) -> int:
     options = TrialOptions.from_policy(policy, agent=agent, modes=modes, keep=args.keep,
                                        snapshot_method=args.snapshot, workspace=args.workspace,
                                        threshold=args.threshold, mitigations=_mitigations(args))
+    if args.logs:
+        _check_logs_dir(args.logs)
     engine = Engine.connect()
     try:
         trial = run_trial(engine, task, options, progress=_status)
     finally:
         engine.close()
+    if args.logs:
+        _write_logs(args.logs, trial)
     if args.command == "compare":
         comparison = Comparison(same=trial.results["same"], split=trial.results["split"])
         print(format_table(comparison), file=sys.stderr)
@@ -378,6 +386,34 @@ def _run(args: argparse.Namespace) -> int:
             print(f"fcv: error: no attestation written: {e.diagnostics()}", file=sys.stderr)
             return EXIT_ERROR
     return result.exit_code
+
+
+def _check_logs_dir(path: str) -> None:
+    """--logs DIR must be creatable and writable before anything runs."""
+    try:
+        os.makedirs(path, exist_ok=True)
+    except OSError as e:
+        raise UsageError(f"--logs {path}: cannot create the directory: {e.strerror}") from None
+    if not os.access(path, os.W_OK | os.X_OK):
+        raise UsageError(f"--logs {path}: directory is not writable")
+
+
+def _write_logs(path: str, trial: Trial) -> None:
+    """The agent's output, each mode's verifier files and verdict, under DIR."""
+    _write(os.path.join(path, "agent-output.txt"), trial.agent_output, quiet=True)
+    for mode, result in trial.results.items():
+        logs = trial.verifier_logs.get(mode)
+        mode_dir = os.path.join(path, mode)
+        os.makedirs(mode_dir, exist_ok=True)
+        for name, data in (logs.files.items() if logs else ()):
+            # Names come from the verifier's tar stream, already plain file names; the check
+            # keeps a hostile name from leaving DIR all the same.
+            if name != os.path.basename(name) or name in ("", ".", ".."):
+                continue
+            _write(os.path.join(mode_dir, name), data, quiet=True)
+        _write(os.path.join(path, f"{mode}.json"),
+               (json.dumps(result.to_json(), indent=2) + "\n").encode(), quiet=True)
+    _status(f"logs written to {path}")
 
 
 def _signing(args: argparse.Namespace, task: Task) -> attest.Signing | None:
@@ -549,12 +585,13 @@ def _suite(args: argparse.Namespace) -> int:
     return EXIT_FAIL if figures["expectation_violations"] else EXIT_PASS
 
 
-def _write(path: str, data: bytes) -> None:
+def _write(path: str, data: bytes, *, quiet: bool = False) -> None:
     tmp = f"{path}.tmp"
     with open(tmp, "wb") as f:
         f.write(data)
     os.replace(tmp, path)
-    _status(f"wrote {path}")
+    if not quiet:
+        _status(f"wrote {path}")
 
 
 def _images(args: argparse.Namespace) -> int:

@@ -32,6 +32,7 @@ from verifier import environment
 from verifier import findings as F
 from verifier.fresh import Verification, detect_shell, verify_split
 from verifier.policy import Policy
+from verifier.rewards import VerifierLogs
 from verifier.same import verify_same
 from verifier.task import Task, resolve_env
 from verifier.verdict import Finding, PhaseRecord, SnapshotRecord, TrialResult
@@ -153,10 +154,14 @@ class AgentOutcome:
 
 @attrs.frozen(kw_only=True)
 class Trial:
-    """The verdicts of one trial, by mode."""
+    """The verdicts of one trial, by mode, and what the agent and the verifiers printed."""
 
     trial_id: str
     results: Mapping[str, TrialResult]
+    #: The agent's combined output (its last MiB).
+    agent_output: bytes = b""
+    #: What each verifier left in /logs/verifier (test-stdout.txt, reward files, ...).
+    verifier_logs: Mapping[str, VerifierLogs] = attrs.field(factory=dict)
 
 
 def build_task_image(engine: Engine, task: Task, *, trial_id: str,
@@ -450,6 +455,8 @@ def run_trial(engine: Engine, task: Task, options: TrialOptions, *,
     results: dict[str, TrialResult] = {}
     image: str | None = None
     agent_phase: PhaseRecord | None = None
+    agent_output = b""
+    logs: dict[str, VerifierLogs] = {}
     findings: tuple[Finding, ...] = ()
     progress(f"trial {trial_id}: task {task.name}, agent {options.agent.describe()}")
     try:
@@ -482,7 +489,7 @@ def run_trial(engine: Engine, task: Task, options: TrialOptions, *,
                                     environment=container_env)
                 agent = run_agent(box, task, options.agent, progress=progress,
                                   max_bytes=options.max_bytes)
-                agent_phase = agent.phase
+                agent_phase, agent_output = agent.phase, agent.output
                 processes = [*agent.processes, *box.freeze()]
                 progress(f"agent frozen; snapshot by {options.snapshot_method}")
                 snap = snapshots.take(engine, box, method=options.snapshot_method,
@@ -519,7 +526,7 @@ def run_trial(engine: Engine, task: Task, options: TrialOptions, *,
                     results[mode] = _result(trial_id, task, mode, options, agent=agent_phase,
                                             verification=None, image=image, findings=findings,
                                             error=e.diagnostics())
-                return Trial(trial_id=trial_id, results=results)
+                return Trial(trial_id=trial_id, results=results, agent_output=agent_output)
 
             for mode in sorted(options.modes, key=lambda m: m != "split"):
                 try:
@@ -555,6 +562,7 @@ def run_trial(engine: Engine, task: Task, options: TrialOptions, *,
                             box, tests_dir=task.tests_dir, user=task.verifier.user,
                             environment=verifier_env, timeout_s=task.verifier.timeout_sec,
                             threshold=options.threshold, shell=shell)
+                    logs[mode] = verification.logs
                     results[mode] = _result(trial_id, task, mode, options, agent=agent_phase,
                                             verification=verification, image=image,
                                             findings=findings)
@@ -575,7 +583,8 @@ def run_trial(engine: Engine, task: Task, options: TrialOptions, *,
             if before is not None:
                 results = {m: attrs.evolve(r, snapshot=record(before))
                            for m, r in results.items()}
-            return Trial(trial_id=trial_id, results=results)
+            return Trial(trial_id=trial_id, results=results, agent_output=agent_output,
+                         verifier_logs=logs)
     finally:
         if options.keep:
             progress(f"--keep: resources labelled fcv.trial={trial_id} left in the engine; "
