@@ -73,8 +73,8 @@ def take(engine: Engine, box: Sandbox, *, method: str, receiver_image: str) -> S
     try:
         # The archive's top entry is the workdir's own name, so extracting it into the parent
         # directory lands it on the snapshot volume's mount point.
-        stream, _ = engine.get_archive(box.container_id, box.workdir)
-        engine.put_archive(receiver, posixpath.dirname(box.workdir), stream)
+        with engine.get_archive(box.container_id, box.workdir)[0] as stream:
+            engine.put_archive(receiver, posixpath.dirname(box.workdir), stream)
     finally:
         engine.remove_container(receiver)
     return Snapshot(method="commit", volume=volume, workdir=box.workdir, commit_image=image,
