@@ -130,8 +130,8 @@ def carry(engine: Engine, box: Sandbox, paths: tuple[str, ...], *,
             host_config=Hardening().host_config(),
             mounts=[VolumeMount(volume=volume, target=path, no_copy=True)])
         try:
-            stream, _ = engine.get_archive(box.container_id, path)
-            engine.put_archive(receiver, posixpath.dirname(path), stream)
+            with engine.get_archive(box.container_id, path)[0] as stream:
+                engine.put_archive(receiver, posixpath.dirname(path), stream)
         finally:
             engine.remove_container(receiver)
         carried.append(Carried(path=path, volume=volume))
