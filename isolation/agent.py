@@ -88,7 +88,8 @@ def _tools_volume(engine: Engine, trial_id: str) -> str:
             # Drained before the copy goes back in: the engine holds the container while an
             # archive is being read, and a put into the same container would wait on it.
             stream, _ = engine.get_archive(filler, "/bin/busybox")
-            binary = b"".join(stream)
+            with stream:
+                binary = b"".join(stream)
             engine.put_archive(filler, "/fcv-tools", binary)
         finally:
             engine.remove_container(filler)

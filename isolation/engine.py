@@ -12,13 +12,16 @@ engine (``DOCKER_HOST``) and from inside a container that reaches the engine thr
 from __future__ import annotations
 
 import base64
+import datetime as dt
 import io
 import json
 import logging
+import re
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from typing import Any, TypeVar
+from contextlib import contextmanager
+from typing import Any, Self, TypeVar
 
 import attrs
 import docker
@@ -44,10 +47,14 @@ API_TIMEOUT = 120
 IMAGE_LOCK = threading.RLock()
 
 
+#: The connection to the daemon failed or was cut off mid-reply (a restarting daemon).
+_CONNECTION_LOST = (requests.exceptions.ConnectionError, requests.exceptions.ChunkedEncodingError)
+
+
 def _is_transient(exc: BaseException) -> bool:
     """Transient engine errors worth one more try: a reset connection, a removal already in
     progress (409), or a busy device (5xx) while the daemon tears down a mount."""
-    if isinstance(exc, requests.exceptions.ConnectionError):
+    if isinstance(exc, _CONNECTION_LOST) and not _is_read_timeout(exc):
         return True
     if isinstance(exc, docker.errors.APIError):
         text = str(exc.explanation or exc).lower()
@@ -75,7 +82,7 @@ def _wrap(operation: str, exc: BaseException) -> EngineError:
         if isinstance(detail, bytes):
             detail = detail.decode("utf-8", "replace")
         return EngineError(f"engine refused to {operation}: {detail}")
-    if isinstance(exc, requests.exceptions.ConnectionError):
+    if isinstance(exc, _CONNECTION_LOST):
         return EngineUnavailable(f"lost the Docker Engine while trying to {operation}: {exc}")
     return EngineError(f"could not {operation}: {exc}")
 
@@ -100,6 +107,9 @@ class ExecResult:
     output: bytes = b""
     #: fcv stopped waiting because ``stop`` was set (the caller froze the container).
     stopped: bool = False
+    #: The kernel's OOM killer acted in the container while the command ran (the engine's
+    #: ``oom`` event); the victim may be the command or any other process there.
+    oom_killed: bool = False
 
 
 @attrs.frozen(kw_only=True)
@@ -110,6 +120,91 @@ class WaitResult:
     timed_out: bool
     duration_s: float
     oom_killed: bool = False
+    #: The signal of a kill request fcv did not make (someone else's ``docker kill``,
+    #: ``docker stop`` or ``docker rm -f``), from the engine's ``kill`` event; None if none.
+    killed_by: str | None = None
+
+
+class Watch:
+    """The engine's events of one container while a phase runs (see :meth:`Engine.watch`).
+
+    A streaming subscription catches events however busy the engine is; a final query of the
+    engine's recent events on stop catches any the stream had not delivered yet."""
+
+    def __init__(self, engine: Engine, container: str, actions: Sequence[str]) -> None:
+        self._engine = engine
+        self._filters = {"type": ["container"], "container": [container],
+                         "event": list(actions)}
+        # A second back, so an event between subscribing and the stream's start is replayed.
+        self._since = engine.now() - 1.0
+        self._events: list[dict[str, Any]] = []
+        self._lock = threading.Lock()
+        self._stream: Any = None
+        self._thread: threading.Thread | None = None
+        self._closing = False
+        #: The subscription ended before :meth:`stop`: the engine went away (or restarted)
+        #: during the phase, so what the phase reports cannot be trusted.
+        self.broken = False
+
+    def start(self) -> None:
+        try:
+            self._stream = self._engine.api.events(since=self._since, filters=self._filters,
+                                                   decode=True)
+        except (docker.errors.DockerException, requests.exceptions.RequestException) as e:
+            raise _wrap("watch a container's events", e) from e
+        self._thread = threading.Thread(target=self._pump, name="fcv-events", daemon=True)
+        self._thread.start()
+
+    def _pump(self) -> None:
+        try:
+            for event in self._stream:
+                self._add(event)
+        except Exception as e:  # noqa: BLE001 - a closed stream ends the pump; stop() catches up
+            log.debug("event stream closed: %s", e)
+        if not self._closing:
+            self.broken = True
+
+    def _add(self, event: Mapping[str, Any]) -> None:
+        key = (event.get("timeNano"), event.get("Action") or event.get("status"))
+        with self._lock:
+            if all((e.get("timeNano"), e.get("Action") or e.get("status")) != key
+                   for e in self._events):
+                self._events.append(dict(event))
+
+    def stop(self) -> None:
+        """End the subscription, after reading what the engine logged meanwhile. An engine
+        that is gone by now leaves what the stream delivered."""
+        self._closing = True
+        try:
+            for event in self._engine.api.events(since=self._since, until=self._engine.now(),
+                                                 filters=self._filters, decode=True):
+                self._add(event)
+        except (docker.errors.DockerException, requests.exceptions.RequestException) as e:
+            log.debug("could not read the engine's recent events: %s", e)
+        if self._stream is not None:
+            self._stream.close()
+        if self._thread is not None:
+            self._thread.join(5)
+
+    def actions(self) -> list[tuple[str, Mapping[str, str]]]:
+        """Each event seen, as (action, attributes)."""
+        with self._lock:
+            return [(str(e.get("Action") or e.get("status")),
+                     dict((e.get("Actor") or {}).get("Attributes") or {})) for e in self._events]
+
+    def seen(self, action: str) -> bool:
+        return any(a == action for a, _ in self.actions())
+
+    def check(self, operation: str) -> None:
+        """Raise if the engine went away while the phase ran: a daemon that restarts stops
+        every container, so an agent or verifier that seemed to end was in fact cut off.
+
+        Raises:
+            EngineUnavailable: the event subscription was cut before the phase ended.
+        """
+        if self.broken:
+            raise EngineUnavailable(f"lost the Docker Engine while trying to {operation}: it "
+                                    "went away (or restarted) meanwhile")
 
 
 @attrs.frozen(kw_only=True)
@@ -178,12 +273,62 @@ class ChunkReader(io.RawIOBase):
         return out
 
 
+class ArchiveStream:
+    """The chunks of a tar stream out of a container, as they arrive; ``close()`` ends the
+    transfer at once. Until the stream is read to its end or closed the engine holds the
+    container's lock (every inspect, kill or removal of it waits), so whoever opens one closes
+    it in ``finally``: an interrupted snapshot must not leave its cleanup waiting forever."""
+
+    def __init__(self, response: requests.Response, path: str) -> None:
+        self._response = response
+        self._chunks = response.iter_content(1 << 20, False)
+        self._path = path
+
+    def __iter__(self) -> Self:
+        return self
+
+    def __next__(self) -> bytes:
+        try:
+            return bytes(next(self._chunks))
+        except StopIteration:
+            self.close()
+            raise
+        except (docker.errors.DockerException, requests.exceptions.RequestException) as e:
+            self.close()
+            raise _wrap(f"copy {self._path} out of the container", e) from e
+
+    def close(self) -> None:
+        self._response.close()
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
 class Engine:
     """A connection to one Docker Engine."""
 
     def __init__(self, client: docker.DockerClient) -> None:
         self._client = client
         self.api = client.api
+        self._clock_offset: float | None = None
+
+    def now(self) -> float:
+        """The engine's clock (Unix seconds), for event queries: a remote engine's clock may
+        differ from ours, and an ``until`` in its future would make it wait."""
+        if self._clock_offset is None:
+            text = str(self.info().get("SystemTime") or "")
+            match = re.fullmatch(r"(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)(\.\d+)?(Z|[+-]\d\d:\d\d)",
+                                 text)
+            if match is None:
+                self._clock_offset = 0.0  # unknown: assume a local engine, sharing our clock
+            else:
+                zone = "+00:00" if match[3] == "Z" else match[3]
+                stamp = dt.datetime.fromisoformat(match[1] + zone).timestamp()
+                self._clock_offset = stamp + float("0" + (match[2] or "")) - time.time()
+        return time.time() + self._clock_offset
 
     @classmethod
     def connect(cls) -> Engine:
@@ -483,6 +628,43 @@ class Engine:
         titles = result.get("Titles") or []
         return [dict(zip(titles, row, strict=False)) for row in result.get("Processes") or []]
 
+    @contextmanager
+    def watch(self, container: str, actions: Sequence[str]) -> Iterator[Watch]:
+        """Collect the engine's ``actions`` events (``oom``, ``kill``, ...) of ``container``
+        for the duration of the block.
+
+        Raises:
+            EngineError: the engine refused the subscription.
+        """
+        watch = Watch(self, container, actions)
+        watch.start()
+        try:
+            yield watch
+        finally:
+            watch.stop()
+
+    def run(self, container: str, *, timeout_s: float) -> WaitResult:
+        """Start a created container and wait for it to exit, killing it at ``timeout_s``.
+
+        The result says whether the OOM killer acted in it and whether anyone else asked the
+        engine to kill it meanwhile: both are invisible in the exit code alone (137 is also
+        what a script that ends with ``exit 137`` returns).
+
+        Raises:
+            EngineError: the engine refused to start it, or went away while it ran.
+        """
+        with self.watch(container, ("oom", "kill")) as watch:
+            self.start(container)
+            waited = self.wait(container, timeout_s=timeout_s)
+        watch.check("wait for a container")
+        killed_by = None
+        if not waited.timed_out:  # at the timeout, fcv itself sent the kill
+            signals = [attributes.get("signal", "?") for action, attributes in watch.actions()
+                       if action == "kill"]
+            killed_by = signals[0] if signals else None
+        return attrs.evolve(waited, oom_killed=waited.oom_killed or watch.seen("oom"),
+                            killed_by=killed_by)
+
     def wait(self, container: str, *, timeout_s: float) -> WaitResult:
         """Wait for a started container to exit; kill it at ``timeout_s``."""
         started = time.monotonic()
@@ -491,15 +673,13 @@ class Engine:
         try:
             result = self.api.wait(container, timeout=max(timeout_s, 0.001))
             exit_code = int(result["StatusCode"])
-        except (requests.exceptions.ReadTimeout, requests.exceptions.ConnectionError) as e:
-            # A read timeout is how the SDK reports "still running"; a reset connection may be
-            # the daemon itself going away, which inspect below turns into an EngineError.
-            if isinstance(e, requests.exceptions.ConnectionError) and not _is_read_timeout(e):
-                raise _wrap("wait for the verifier", e) from e
+        except (docker.errors.DockerException, requests.exceptions.RequestException) as e:
+            # A read timeout is how the SDK reports "still running"; a reset connection or a
+            # reply cut short is the daemon itself going away: an EngineError, never a verdict.
+            if not _is_read_timeout(e):
+                raise _wrap("wait for a container", e) from e
             timed_out = True
             self.kill(container)
-        except docker.errors.DockerException as e:
-            raise _wrap("wait for a container", e) from e
         duration = time.monotonic() - started
         state = self.inspect_container(container)["State"]
         return WaitResult(exit_code=exit_code, timed_out=timed_out, duration_s=duration,
@@ -526,7 +706,15 @@ class Engine:
                 container, list(command), stdout=True, stderr=True, user=user or "",
                 workdir=workdir, environment=dict(environment or {}))
 
-        exec_id = _call("start a command in a container", create)["Id"]
+        with self.watch(container, ("oom",)) as watch:
+            exec_id = _call("start a command in a container", create)["Id"]
+            result = self._run_exec(container, exec_id, timeout_s=timeout_s,
+                                    output_limit=output_limit, stop=stop)
+        watch.check("run a command in a container")
+        return attrs.evolve(result, oom_killed=watch.seen("oom"))
+
+    def _run_exec(self, container: str, exec_id: str, *, timeout_s: float | None,
+                  output_limit: int, stop: threading.Event | None) -> ExecResult:
         started = time.monotonic()
         stream = _call("start a command in a container",
                        lambda: self.api.exec_start(exec_id, stream=True))
@@ -548,17 +736,21 @@ class Engine:
         reader.start()
         deadline = None if timeout_s is None else started + timeout_s
         finished = stopped = False
-        while True:
-            left = None if deadline is None else max(0.0, deadline - time.monotonic())
-            step = left if stop is None else min(left if left is not None else 0.2, 0.2)
-            if done.wait(step):
-                finished = True
-                break
-            if stop is not None and stop.is_set():
-                stopped = True
-                break
-            if deadline is not None and time.monotonic() >= deadline:
-                break
+        try:
+            while True:
+                left = None if deadline is None else max(0.0, deadline - time.monotonic())
+                step = left if stop is None else min(left if left is not None else 0.2, 0.2)
+                if done.wait(step):
+                    finished = True
+                    break
+                if stop is not None and stop.is_set():
+                    stopped = True
+                    break
+                if deadline is not None and time.monotonic() >= deadline:
+                    break
+        except BaseException:
+            stream.close()  # interrupted: do not leave the attach open behind the cleanup
+            raise
         duration = time.monotonic() - started
         if not finished:
             stream.close()
@@ -583,11 +775,30 @@ class Engine:
         _call(f"copy files into the container at {path}",
               lambda: self.api.put_archive(container, path, data))
 
-    def get_archive(self, container: str, path: str) -> tuple[Iterator[bytes], dict[str, Any]]:
-        """A tar stream of ``path`` in a container, and the engine's stat of that path."""
-        stream, stat = _call(f"copy {path} out of the container",
-                             lambda: self.api.get_archive(container, path, chunk_size=1 << 20))
-        return _guard_stream(stream, path), stat
+    def get_archive(self, container: str, path: str) -> tuple[ArchiveStream, dict[str, Any]]:
+        """A tar stream of ``path`` in a container, and the engine's stat of that path.
+
+        Close the stream (or read it to the end) before anything else touches the container:
+        the engine holds the container's lock until then.
+
+        Raises:
+            EngineError: the engine refused (the path does not exist, ...).
+        """
+        def run() -> Any:
+            res = self.api._get(self.api._url("/containers/{0}/archive", container),
+                                params={"path": path}, stream=True,
+                                headers={"Accept-Encoding": "identity"})
+            try:
+                self.api._raise_for_status(res)
+            except BaseException:
+                res.close()
+                raise
+            return res
+
+        res = _call(f"copy {path} out of the container", run)
+        header = res.headers.get("X-Docker-Container-Path-Stat")
+        stat = dict(json.loads(base64.b64decode(header))) if header else {}
+        return ArchiveStream(res, path), stat
 
     def stat_path(self, container: str, path: str) -> dict[str, Any] | None:
         """The engine's stat of ``path`` in a (possibly never started) container, without
@@ -656,11 +867,25 @@ class Engine:
 
         return _call("list fcv resources", run, retry=True)
 
-    def remove_labelled(self, trial_id: str | None = None, *,
-                        spare_live: bool = False) -> dict[str, int]:
+    def remove_labelled(self, trial_id: str | None = None, *, spare_live: bool = False,
+                        engine_wait_s: float = 0) -> dict[str, int]:
         """Remove every container, then volume, then image labelled for ``trial_id`` (or for
         any trial; see :meth:`list_labelled` for ``spare_live``). Returns how many of each
-        were removed; the first failure is raised after everything else was tried."""
+        were removed; the first failure is raised after everything else was tried.
+
+        With ``engine_wait_s``, an engine that does not answer (a daemon restarting, which
+        restores its containers before it listens again) is waited for that long, retrying
+        every second, before giving up.
+
+        Raises:
+            EngineError: something could not be removed (EngineUnavailable: no engine).
+        """
+        if engine_wait_s > 0:
+            patient = tenacity.retry(
+                retry=tenacity.retry_if_exception_type(EngineUnavailable),
+                stop=tenacity.stop_after_delay(engine_wait_s), wait=tenacity.wait_fixed(1),
+                before_sleep=tenacity.before_sleep_log(log, logging.WARNING), reraise=True)
+            return patient(self.remove_labelled)(trial_id, spare_live=spare_live)
         found = self.list_labelled(trial_id, spare_live=spare_live)
         first_error: EngineError | None = None
         removed = {"containers": 0, "volumes": 0, "images": 0}
@@ -693,12 +918,7 @@ class Engine:
 
 
 def _is_read_timeout(exc: BaseException) -> bool:
-    text = str(exc).lower()
-    return "read timed out" in text or isinstance(exc, requests.exceptions.ReadTimeout)
-
-
-def _guard_stream(stream: Iterable[bytes], path: str) -> Iterator[bytes]:
-    try:
-        yield from stream
-    except (docker.errors.DockerException, requests.exceptions.RequestException) as e:
-        raise _wrap(f"copy {path} out of the container", e) from e
+    if isinstance(exc, requests.exceptions.ReadTimeout):
+        return True
+    return isinstance(exc, requests.exceptions.ConnectionError) and \
+        "read timed out" in str(exc).lower()

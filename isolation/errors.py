@@ -92,6 +92,10 @@ class VerificationError(FcvError):
     """The verification could not be done (verdict ``error``)."""
 
 
+class AgentOutOfMemory(FcvError):
+    """The OOM killer acted in the agent's container: the agent did not run to its end under
+    the task's own limits, so what it left is not judged (verdict ``error``, never a pass)."""
+
 
 class AttestationInvalid(FcvError):
     """A signed attestation was checked and rejected (exit 1: the check ran and said no).

@@ -368,7 +368,8 @@ def volume_archive(engine: Engine, volume: str, *, trial_id: str,
         mounts=[VolumeMount(volume=volume, target="/" + ARCHIVE_ROOT, read_only=True)])
     try:
         stream, _ = engine.get_archive(container, "/" + ARCHIVE_ROOT)
-        yield stream
+        with stream:  # closed before the removal, which would wait on the engine's lock
+            yield stream
     finally:
         engine.remove_container(container)
 

@@ -73,8 +73,8 @@ def take(engine: Engine, box: Sandbox, *, method: str, receiver_image: str) -> S
     try:
         # The archive's top entry is the workdir's own name, so extracting it into the parent
         # directory lands it on the snapshot volume's mount point.
-        stream, _ = engine.get_archive(box.container_id, box.workdir)
-        engine.put_archive(receiver, posixpath.dirname(box.workdir), stream)
+        with engine.get_archive(box.container_id, box.workdir)[0] as stream:
+            engine.put_archive(receiver, posixpath.dirname(box.workdir), stream)
     finally:
         engine.remove_container(receiver)
     return Snapshot(method="commit", volume=volume, workdir=box.workdir, commit_image=image,
@@ -130,8 +130,8 @@ def carry(engine: Engine, box: Sandbox, paths: tuple[str, ...], *,
             host_config=Hardening().host_config(),
             mounts=[VolumeMount(volume=volume, target=path, no_copy=True)])
         try:
-            stream, _ = engine.get_archive(box.container_id, path)
-            engine.put_archive(receiver, posixpath.dirname(path), stream)
+            with engine.get_archive(box.container_id, path)[0] as stream:
+                engine.put_archive(receiver, posixpath.dirname(path), stream)
         finally:
             engine.remove_container(receiver)
         carried.append(Carried(path=path, volume=volume))

@@ -72,10 +72,12 @@ def _fill_tests_and_logs(engine: Engine, *, trial_id: str, image_id: str, tests_
 def collect(engine: Engine, container: str, phase: PhaseRecord, *,
             threshold: float) -> Verification:
     """Copy ``/logs/verifier`` out through the archive API (regular files only, capped) and
-    judge it. A timed-out or OOM-killed verifier is an ``error``, whatever it left behind."""
+    judge it. A timed-out, OOM-killed or externally killed verifier is an ``error``, whatever
+    it left behind."""
     try:
         stream, _ = engine.get_archive(container, VERIFIER_LOGS)
-        logs = rewards.read_verifier_tar(ChunkReader(stream), root="verifier")
+        with stream:
+            logs = rewards.read_verifier_tar(ChunkReader(stream), root="verifier")
     except (EngineError, rewards.RewardError) as e:
         empty = rewards.VerifierLogs(files={}, truncated=frozenset(), skipped={})
         return Verification(phase=phase, logs=empty, judgement=rewards.error_judgement(
@@ -85,6 +87,15 @@ def collect(engine: Engine, container: str, phase: PhaseRecord, *,
             f"verifier timed out after {phase.duration_s:.1f}s ([verifier].timeout_sec)")
     elif phase.oom_killed:
         judgement = rewards.error_judgement("verifier was killed for exceeding its memory limit")
+    elif phase.killed_by is not None:
+        # Harbor counts the reward file whatever test.sh's exit code, and so does fcv: an exit
+        # status of 128+N alone may be test.sh's own (`exit 137`, or its last command killed
+        # by a signal) and must not turn an honest fail or pass into an error. What marks a
+        # run cut short from outside is the engine's record of a kill request fcv did not
+        # make (its `kill` event); a reward written before such a kill is not trusted.
+        judgement = rewards.error_judgement(
+            f"verifier container was killed from outside fcv (signal {phase.killed_by}) "
+            "before test.sh finished; its reward is not trusted")
     else:
         judgement = rewards.judge(logs, threshold=threshold)
     return Verification(phase=phase, logs=logs, judgement=judgement)
@@ -144,8 +155,8 @@ def verify_split(
         engine.put_archive(container, "/", archive.directory_tar(tests_dir, "tests",
                                                                  executable=("test.sh",)))
         engine.put_archive(container, "/logs", archive.dirs_tar({"verifier": 0o777}))
-    engine.start(container)
-    waited = engine.wait(container, timeout_s=timeout_s)
+    waited = engine.run(container, timeout_s=timeout_s)
     phase = PhaseRecord(exit_code=waited.exit_code, timed_out=waited.timed_out,
-                        duration_s=waited.duration_s, oom_killed=waited.oom_killed)
+                        duration_s=waited.duration_s, oom_killed=waited.oom_killed,
+                        killed_by=waited.killed_by)
     return collect(engine, container, phase, threshold=threshold)

@@ -39,5 +39,5 @@ def verify_same(
     result = engine.exec(box.container_id, [*shell, TEST_COMMAND], user=user,
                          workdir=box.workdir, environment=environment, timeout_s=timeout_s)
     phase = PhaseRecord(exit_code=result.exit_code, timed_out=result.timed_out,
-                        duration_s=result.duration_s)
+                        duration_s=result.duration_s, oom_killed=result.oom_killed)
     return collect(engine, box.container_id, phase, threshold=threshold)

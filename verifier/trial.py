@@ -26,7 +26,15 @@ from isolation import labels as L
 from isolation import snapshot as snapshots
 from isolation.agent import Process, Sandbox
 from isolation.engine import Engine, ExecResult
-from isolation.errors import BuildError, EngineError, FcvError, ImageMissing, TaskError, UsageError
+from isolation.errors import (
+    AgentOutOfMemory,
+    BuildError,
+    EngineError,
+    FcvError,
+    ImageMissing,
+    TaskError,
+    UsageError,
+)
 from isolation.hardening import Hardening
 from verifier import environment
 from verifier import findings as F
@@ -42,6 +50,9 @@ WORKSPACE_MODES = ("ro", "scratch")
 #: When a task sets no [agent].timeout_sec.
 DEFAULT_AGENT_TIMEOUT_S = 600.0
 AGENT_SCRIPT_DIR = "/fcv-agent"
+#: How long cleanup waits for an engine that stopped answering (a restarting daemon) before
+#: leaving the trial's resources to `fcv gc`.
+CLEANUP_ENGINE_WAIT_S = 30.0
 
 Progress = Callable[[str], None]
 #: Called with the engine and the snapshot between the split verification and the re-check of
@@ -292,8 +303,24 @@ def run_agent(box: Sandbox, task: Task, agent: AgentSpec, *, progress: Progress,
         progress(f"agent timed out after {timeout:g}s; verifying what it left")
     return AgentOutcome(phase=PhaseRecord(exit_code=result.exit_code,
                                           timed_out=result.timed_out,
-                                          duration_s=result.duration_s),
+                                          duration_s=result.duration_s,
+                                          oom_killed=result.oom_killed),
                         output=result.output, limit=limit, processes=tuple(frozen))
+
+
+def check_agent(phase: PhaseRecord, task: Task) -> None:
+    """Refuse to judge the work of an agent the OOM killer cut short.
+
+    Raises:
+        AgentOutOfMemory: an OOM kill happened in the agent's container during its run.
+    """
+    if phase.oom_killed:
+        limit = task.environment.memory_mb
+        where = (f"its memory limit ([environment].memory_mb = {limit})" if limit
+                 else "its memory limit")
+        status = "" if phase.exit_code is None else f", exit {phase.exit_code}"
+        raise AgentOutOfMemory(f"agent was OOM-killed: a process of the agent exceeded {where}"
+                               f"{status}; its work is not judged")
 
 
 def _env(task: Task) -> tuple[dict[str, str], dict[str, str]]:
@@ -490,6 +517,7 @@ def run_trial(engine: Engine, task: Task, options: TrialOptions, *,
                 agent = run_agent(box, task, options.agent, progress=progress,
                                   max_bytes=options.max_bytes)
                 agent_phase, agent_output = agent.phase, agent.output
+                check_agent(agent_phase, task)
                 processes = [*agent.processes, *box.freeze()]
                 progress(f"agent frozen; snapshot by {options.snapshot_method}")
                 snap = snapshots.take(engine, box, method=options.snapshot_method,
@@ -599,14 +627,15 @@ def run_trial(engine: Engine, task: Task, options: TrialOptions, *,
 
 
 def cleanup(engine: Engine, trial_id: str) -> None:
-    """Remove every resource of a trial, ignoring further Ctrl-C/SIGTERM meanwhile."""
+    """Remove every resource of a trial, ignoring further Ctrl-C/SIGTERM meanwhile, and
+    waiting a while for an engine that stopped answering."""
     previous = {s: signal.getsignal(s) for s in (signal.SIGINT, signal.SIGTERM)}
     in_main = _in_main_thread()
     try:
         if in_main:
             for s in previous:
                 signal.signal(s, signal.SIG_IGN)
-        engine.remove_labelled(trial_id)
+        engine.remove_labelled(trial_id, engine_wait_s=CLEANUP_ENGINE_WAIT_S)
     finally:
         if in_main:
             for s, handler in previous.items():

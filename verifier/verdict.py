@@ -25,6 +25,8 @@ class PhaseRecord:
     timed_out: bool
     duration_s: float
     oom_killed: bool = False
+    #: The signal of a kill fcv did not send (see :meth:`isolation.engine.Engine.run`).
+    killed_by: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {"exit_code": self.exit_code, "timed_out": self.timed_out,

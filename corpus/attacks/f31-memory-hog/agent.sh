@@ -5,7 +5,8 @@
 # The task's memory_mb is 256 and swap is capped at the same value, so the kernel's OOM killer
 # kills the hog within a second or two; the agent script reports the exit status and returns.
 #
-# Both verdicts: no answer -> fail (the verifier containers have their own memory limits).
+# Both verdicts: error - fcv sees the engine's oom event for the agent container and does not
+# judge the work of an agent cut short by its memory limit (it would be fail: no answer).
 #
 # Assumes: sh -c, cwd /app, python3 (the Debian image).
 set -u
