@@ -14,7 +14,7 @@ import pytest
 
 from verifier import policy_table as PT
 from verifier import readme
-from verifier.suite import SCHEMA
+from verifier.policy_table import SCHEMA
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 POLICIES = ["default", "strict", "harbor-compat"]
@@ -60,6 +60,12 @@ def three() -> list[tuple[str, dict[str, Any]]]:
     compat[1].update(same="pass")
     return [("default", doc(BASE, "default")), ("strict", doc(strict, "strict")),
             ("harbor-compat", doc(compat, "harbor-compat"))]
+
+
+def test_constants_match_the_suite() -> None:
+    """The schema and class names repeated in policy_table are the suite's."""
+    from verifier import suite
+    assert (PT.SCHEMA, dict(PT.THREAT_CLASSES)) == (suite.SCHEMA, suite.THREAT_CLASSES)
 
 
 class TestRender:

@@ -23,7 +23,20 @@ import sys
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from verifier.suite import SCHEMA, THREAT_CLASSES
+#: The suite report's schema and the threat classes (threats.md sections), as in
+#: :mod:`verifier.suite`; repeated here so that this pure module imports nothing that talks to
+#: the engine (a test checks they agree).
+SCHEMA = "fcv.suite/v1"
+THREAT_CLASSES: Mapping[str, str] = {
+    "A": "Tampering with tests, graders and results",
+    "B": "pytest and the test process",
+    "C": "Python start-up and packaging",
+    "D": "Toolchain and OS",
+    "E": "Leaks the split does not touch",
+    "F": "Moving state between containers",
+    "G": "Harness level",
+}
+
 
 #: Short names of the threat catalogue's rows (threats.md), for the table's first column.
 ROWS: Mapping[int, str] = {
