@@ -268,14 +268,20 @@ def entry_for(info: tarfile.TarInfo, path: str, *, sha256: str | None,
                  size=info.size if kind == "file" else 0, sha256=sha256, target=target)
 
 
+class TooManyEntries(ManifestError):
+    """The archive holds more entries than the caller's limit (counting stopped there)."""
+
+
 def build_manifest(tar_stream: tarstream.Readable | Iterable[bytes], *,
-                   root: str) -> Manifest:
+                   root: str, max_entries: int | None = None) -> Manifest:
     """The manifest of a tar stream as the Engine archive API sends it: the top member is the
     directory ``root`` (the archived path's basename), every other member lies below it.
 
     Nothing is extracted or followed; regular files are hashed as their data streams past.
 
     Raises:
+        TooManyEntries: more than ``max_entries`` entries below the root (memory grows with
+            the number of entries, so a hostile snapshot is cut off here).
         ManifestError: the stream is not a well-formed tar, a member lies outside ``root``,
             has an unsupported type, or appears twice.
     """
@@ -284,6 +290,8 @@ def build_manifest(tar_stream: tarstream.Readable | Iterable[bytes], *,
     entries: list[Entry] = []
     try:
         for member in tarstream.TarReader(raw):
+            if max_entries is not None and len(entries) - 1 > max_entries:
+                raise TooManyEntries(f"more than {max_entries} entries")
             info = member.info
             path = relative(info.name, root)
             if path is None or (not entries and path != ROOT):
@@ -375,7 +383,7 @@ def volume_archive(engine: Engine, volume: str, *, trial_id: str,
 
 
 def of_volume(engine: Engine, volume: str, *, trial_id: str,
-              image: str = STREAM_IMAGE) -> Manifest:
+              image: str = STREAM_IMAGE, max_entries: int | None = None) -> Manifest:
     """The manifest of a snapshot volume, streamed through the Engine archive API from a
     container that is created but never started (labelled for ``trial_id``).
 
@@ -384,7 +392,8 @@ def of_volume(engine: Engine, volume: str, *, trial_id: str,
         ManifestError: the stream was not a well-formed archive of the volume.
     """
     with volume_archive(engine, volume, trial_id=trial_id, image=image) as stream:
-        return build_manifest(ChunkReader(_prefetch(stream)), root=ARCHIVE_ROOT)
+        return build_manifest(ChunkReader(_prefetch(stream)), root=ARCHIVE_ROOT,
+                              max_entries=max_entries)
 
 
 def check_unchanged(before: Manifest, after: Manifest) -> str | None:

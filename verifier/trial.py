@@ -16,6 +16,7 @@ import shlex
 import signal
 import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from typing import Any
 
@@ -439,6 +440,55 @@ def hint_read_only(result: TrialResult, verification: Verification, *,
     return attrs.evolve(result, findings=(*result.findings, hint))
 
 
+class _Scan:
+    """``collect_findings`` in a background thread; :meth:`result` joins it."""
+
+    def __init__(self, work: Callable[[], tuple[tuple[Finding, ...], str | None]]) -> None:
+        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="fcv-scan")
+        self._future = self._pool.submit(work)
+        self._pool.shutdown(wait=False)
+
+    def result(self) -> tuple[tuple[Finding, ...], str | None]:
+        try:
+            return self._future.result()
+        except FcvError as e:
+            return (), f"workspace scan failed, so the policy could not be applied: {e}"
+
+
+def _over_limits(trial_id: str, task: Task, options: TrialOptions, agent: PhaseRecord | None,
+                 image: str | None, findings: tuple[Finding, ...]) -> TrialResult:
+    """The split verdict of a snapshot over the policy's limits: fail, the limits marked."""
+    marked = tuple(attrs.evolve(f, fails_verdict=True) if f.code in F.LIMIT_CODES else f
+                   for f in findings)
+    return TrialResult(trial_id=trial_id, task=task.name, mode="split",
+                       snapshot_method=options.snapshot_method, verdict="fail", agent=agent,
+                       task_image=image, findings=marked, policy=options.policy_ref)
+
+
+def snapshot_manifest_within(engine: Engine, box: Sandbox, volume: str, *, trial_id: str,
+                             max_files: int | None, max_bytes: int | None
+                             ) -> tuple[manifest.Manifest | None, str | None, list[Finding]]:
+    """The snapshot's manifest (or why it could not be computed), and the limit findings it
+    shows: more than ``max_files`` entries (counting stops there, so a hostile snapshot
+    cannot exhaust memory), or more than ``max_bytes`` in files plus the writable layer."""
+    try:
+        m = manifest.of_volume(engine, volume, trial_id=trial_id, max_entries=max_files)
+    except manifest.TooManyEntries:
+        return None, None, [F.finding("file-limit-exceeded", box.workdir,
+                                      f"more than {max_files} entries (snapshot.max_files); "
+                                      "the snapshot is not verified")]
+    except FcvError as e:
+        return None, f"could not compute the snapshot manifest: {e.diagnostics()}", []
+    if max_bytes is not None:
+        layer = engine.writable_layer_bytes(box.container_id)
+        if m.bytes + layer > max_bytes:
+            return m, None, [F.finding(
+                "disk-limit-exceeded", box.workdir,
+                f"{m.bytes + layer} bytes written (workspace files {m.bytes}, writable layer "
+                f"{layer}) > snapshot.max_bytes {max_bytes}; the snapshot is not verified")]
+    return m, None, []
+
+
 def snapshot_manifest(engine: Engine, volume: str, *,
                       trial_id: str) -> tuple[manifest.Manifest | None, str | None]:
     """The snapshot's manifest, or the reason it could not be computed."""
@@ -485,6 +535,8 @@ def run_trial(engine: Engine, task: Task, options: TrialOptions, *,
     agent_output = b""
     logs: dict[str, VerifierLogs] = {}
     findings: tuple[Finding, ...] = ()
+    scanning: _Scan | None = None
+    scan_error: str | None = None
     progress(f"trial {trial_id}: task {task.name}, agent {options.agent.describe()}")
     try:
         with signals_as_interrupts():
@@ -529,24 +581,27 @@ def run_trial(engine: Engine, task: Task, options: TrialOptions, *,
                                                        receiver_image=image)
                     progress(f"carried {len(carried)} path(s) to the verifier: "
                              + ", ".join(c.path for c in carried))
+                extra = (*(F.finding("carry-skipped", path, f"{path} {reason}")
+                           for path, reason in skipped),
+                         *F.from_environment({**image_env, **split_env}, workdir=workdir))
+                before: manifest.Manifest | None = None
+                manifest_error: str | None = None
                 if agent.limit is not None:
                     # Over the limit already: scanning the oversized workspace is not needed
                     # to refuse it.
-                    findings, scan_error = (agent.limit,), None
+                    findings = (agent.limit, *extra)
                 else:
-                    findings, scan_error = collect_findings(
+                    # The scan (a container start, the slowest step here) runs alongside the
+                    # manifest and the split verifier; its findings are joined before any
+                    # verdict is formed and before the agent is thawed for the same mode.
+                    scanning = _Scan(lambda: collect_findings(
                         engine, box, snap, processes, trial_id=trial_id,
                         protected=options.protected_paths, max_files=options.max_files,
-                        max_bytes=options.max_bytes, carried=carried)
-                findings = (*findings, *(F.finding("carry-skipped", path, f"{path} {reason}")
-                                         for path, reason in skipped))
-                before: manifest.Manifest | None = None
-                manifest_error: str | None = None
-                if not over_limits(findings):
-                    before, manifest_error = snapshot_manifest(engine, snap.volume,
-                                                               trial_id=trial_id)
-                findings = (*findings, *F.from_environment({**image_env, **split_env},
-                                                           workdir=workdir))
+                        max_bytes=options.max_bytes, carried=carried))
+                    before, manifest_error, limit = snapshot_manifest_within(
+                        engine, box, snap.volume, trial_id=trial_id,
+                        max_files=options.max_files, max_bytes=options.max_bytes)
+                    findings = (*limit, *extra)
             except UsageError:
                 raise
             except FcvError as e:
@@ -556,16 +611,23 @@ def run_trial(engine: Engine, task: Task, options: TrialOptions, *,
                                             error=e.diagnostics())
                 return Trial(trial_id=trial_id, results=results, agent_output=agent_output)
 
+            def settle() -> tuple[Finding, ...]:
+                """Join the scan: every finding, limits first, each limit code once."""
+                nonlocal findings, scan_error, scanning
+                if scanning is not None:
+                    found, scan_error = scanning.result()
+                    scanning = None
+                    seen = {f.code for f in over_limits(findings)}
+                    findings = (*findings, *(f for f in found
+                                             if f.code not in seen or
+                                             f.code not in F.LIMIT_CODES))
+                return findings
+
             for mode in sorted(options.modes, key=lambda m: m != "split"):
                 try:
                     if mode == "split" and over_limits(findings):
-                        marked = tuple(attrs.evolve(f, fails_verdict=True)
-                                       if f.code in F.LIMIT_CODES else f for f in findings)
-                        results[mode] = TrialResult(
-                            trial_id=trial_id, task=task.name, mode=mode,
-                            snapshot_method=options.snapshot_method, verdict="fail",
-                            agent=agent_phase, task_image=image, findings=marked,
-                            policy=options.policy_ref)
+                        results[mode] = _over_limits(trial_id, task, options, agent_phase,
+                                                     image, settle())
                         progress(f"{mode}: fail (over the policy's limits, not verified)")
                         continue
                     if mode == "split":
@@ -584,7 +646,14 @@ def run_trial(engine: Engine, task: Task, options: TrialOptions, *,
                             carried=[(c.volume, c.path) for c in carried])
                         if _after_split is not None:
                             _after_split(engine, snap)
+                        if over_limits(settle()):
+                            # A carried tree over the limit shows only in the scan.
+                            results[mode] = _over_limits(trial_id, task, options, agent_phase,
+                                                         image, findings)
+                            progress(f"{mode}: fail (over the policy's limits)")
+                            continue
                     else:
+                        settle()  # before the agent is thawed: the scan reads its workspace
                         progress("verifying inside the agent's own container (same)")
                         verification = verify_same(
                             box, tests_dir=task.tests_dir, user=task.verifier.user,
@@ -605,7 +674,7 @@ def run_trial(engine: Engine, task: Task, options: TrialOptions, *,
                             trial_id=trial_id, manifest_error=manifest_error)
                 except EngineError as e:
                     results[mode] = _result(trial_id, task, mode, options, agent=agent_phase,
-                                            verification=None, image=image, findings=findings,
+                                            verification=None, image=image, findings=settle(),
                                             error=e.diagnostics())
                 progress(f"{mode}: {results[mode].verdict}")
             if before is not None:
