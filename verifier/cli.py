@@ -360,6 +360,11 @@ def _run(args: argparse.Namespace) -> int:
                                        threshold=args.threshold, mitigations=_mitigations(args))
     if args.logs:
         _check_logs_dir(args.logs)
+    if "same" in modes and policy.agent.runtime == "runsc":
+        _status("warning: same-container verdicts under gVisor are unreliable: gVisor caches "
+                "its root filesystem, so tests the engine copies into the running sandbox may "
+                "not be seen (SECURITY.md); compare with --policy harbor-compat for Harbor "
+                "parity")
     engine = Engine.connect()
     try:
         trial = run_trial(engine, task, options, progress=_status)
