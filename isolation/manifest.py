@@ -319,23 +319,39 @@ def build_manifest(tar_stream: tarstream.Readable | Iterable[bytes], *,
     return Manifest.from_entries(entries)
 
 
+COALESCE = 1 << 20
+
+
 def _prefetch(chunks: Iterator[bytes], depth: int = 8) -> Iterator[bytes]:
     """Read ``chunks`` in a thread, at most ``depth`` ahead, so that receiving from the engine
     overlaps with hashing (hashlib releases the GIL). Memory stays bounded by ``depth``."""
     q: queue.Queue[tuple[bytes | None, BaseException | None]] = queue.Queue(maxsize=depth)
     stop = threading.Event()
 
+    def put(chunk: bytes) -> bool:
+        while not stop.is_set():
+            try:
+                q.put((chunk, None), timeout=0.1)
+                return True
+            except queue.Full:
+                continue
+        return False
+
     def pump() -> None:
+        # The engine's stream arrives in pieces of a few KiB; handing each across the queue
+        # costs more than hashing it, so they are gathered into pieces of COALESCE bytes.
         try:
+            pending: list[bytes] = []
+            size = 0
             for chunk in chunks:
-                while not stop.is_set():
-                    try:
-                        q.put((chunk, None), timeout=0.1)
-                        break
-                    except queue.Full:
-                        continue
-                if stop.is_set():
-                    return
+                pending.append(chunk)
+                size += len(chunk)
+                if size >= COALESCE:
+                    if not put(b"".join(pending)):
+                        return
+                    pending, size = [], 0
+            if pending and not put(b"".join(pending)):
+                return
             q.put((None, None))
         except BaseException as e:  # noqa: BLE001 - handed to the consumer, raised there
             q.put((None, e))

@@ -356,8 +356,8 @@ def collect_findings(engine: Engine, box: Sandbox, snap: snapshots.Snapshot,
                      carried: Iterable[snapshots.Carried] = ()) -> tuple[tuple[Finding, ...],
                                                                         str | None]:
     """Findings from the diff, the snapshot scan and the processes at freeze time, and the
-    reason the scan failed (None when it completed). Over ``max_files`` entries, or
-    ``max_bytes`` in the workspace and writable layer together, is a limit finding."""
+    reason the scan failed (None when it completed). Over ``max_files`` entries is a limit
+    finding (``max_bytes`` is checked with the manifest: :func:`snapshot_manifest_within`)."""
     diff = snap.diff if snap.method == "commit" else tuple(engine.diff(box.container_id))
     scan_error = None
     entries: tuple[scan.ScanEntry, ...] = ()
@@ -371,15 +371,6 @@ def collect_findings(engine: Engine, box: Sandbox, snap: snapshots.Snapshot,
             limits.append(F.finding("file-limit-exceeded", box.workdir,
                                     f"more than {max_files} entries (snapshot.max_files); "
                                     "the snapshot is not verified"))
-        elif max_bytes is not None:
-            layer = engine.writable_layer_bytes(box.container_id)
-            used = report.summary.get("bytes", 0) + layer
-            if used > max_bytes:
-                limits.append(F.finding("disk-limit-exceeded", box.workdir,
-                                        f"{used} bytes written (workspace files "
-                                        f"{report.summary.get('bytes', 0)}, writable layer "
-                                        f"{layer}) > snapshot.max_bytes {max_bytes}; the "
-                                        "snapshot is not verified"))
         if not limits:
             resolved = scan.resolve_links(engine, entries, trial_id=trial_id,
                                           image=box.image_id, volume=snap.volume,
