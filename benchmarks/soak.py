@@ -31,14 +31,12 @@ import random
 import sys
 import threading
 import time
-from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from typing import Any
 
 from isolation import labels as L
 from isolation.engine import Engine
 from verifier import suite
 from verifier.suite import Case, Outcome
-from verifier.trial import cleanup
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DEFAULT_CORPUS = (os.path.join(ROOT, "corpus", "honest"), os.path.join(ROOT, "corpus", "attacks"))
@@ -127,55 +125,20 @@ def leaked(engine: Engine, trial_ids: list[str]) -> dict[str, list[str]]:
 
 
 def run(cases: list[Case], *, jobs: int, sampler: RssSampler) -> tuple[list[Outcome], list[str]]:
-    """Run the scheduled cases; outcomes in completion order, and every trial id minted."""
-    local = threading.local()
-    engines: list[Engine] = []
-    lock = threading.Lock()
+    """Run the scheduled cases through the suite runner; outcomes, and every trial id minted
+    (the leak check looks for exactly these)."""
     trial_ids = [L.new_trial_id() for _ in cases]
-    outcomes: list[Outcome] = []
-    finished: set[int] = set()
-
-    def engine() -> Engine:
-        if not hasattr(local, "engine"):
-            local.engine = Engine.connect()
-            with lock:
-                engines.append(local.engine)
-        return local.engine  # type: ignore[no-any-return]
-
-    def work(index: int) -> tuple[int, Outcome]:
-        return index, suite.run_case(engine(), cases[index], trial_id=trial_ids[index])
-
-    pool = ThreadPoolExecutor(max_workers=jobs, thread_name_prefix="soak")
     started = time.monotonic()
-    try:
-        pending: set[Future[tuple[int, Outcome]]] = {pool.submit(work, i)
-                                                     for i in range(len(cases))}
-        while pending:
-            done, pending = wait(pending, timeout=0.5, return_when=FIRST_COMPLETED)
-            for future in done:
-                index, outcome = future.result()
-                finished.add(index)
-                outcomes.append(outcome)
-                sampler.done = len(outcomes)
-                kind = classify(outcome)
-                if kind != "ok" or len(outcomes) % 10 == 0:
-                    log(f"[{len(outcomes):>3}/{len(cases)}] {time.monotonic() - started:6.0f}s "
-                        f"rss {rss_kb() / 1024:.0f} MB  {kind:<13} {outcome.case.name} "
-                        f"same={outcome.same} split={outcome.split}")
-    except BaseException:
-        pool.shutdown(wait=False, cancel_futures=True)
-        sweeper = Engine.connect()
-        try:
-            for index, trial_id in enumerate(trial_ids):
-                if index not in finished:
-                    cleanup(sweeper, trial_id)
-        finally:
-            sweeper.close()
-        raise
-    finally:
-        pool.shutdown(wait=True)
-        for e in engines:
-            e.close()
+
+    def on_done(outcome: Outcome, done: int, total: int) -> None:
+        sampler.done = done
+        kind = classify(outcome)
+        if kind != "ok" or done % 10 == 0:
+            log(f"[{done:>3}/{total}] {time.monotonic() - started:6.0f}s "
+                f"rss {rss_kb() / 1024:.0f} MB  {kind:<13} {outcome.case.name} "
+                f"same={outcome.same} split={outcome.split}")
+
+    outcomes = suite.run_suite(cases, jobs=jobs, on_done=on_done, trial_ids=trial_ids)
     return outcomes, trial_ids
 
 

@@ -20,10 +20,10 @@ from typing import Any, Self
 
 import attrs
 
-from isolation import labels as L
-from isolation.engine import Engine, VolumeMount
+from isolation.engine import Engine
 from isolation.errors import EngineError
 from isolation.hardening import Hardening
+from isolation.scan import run_over_volume
 
 log = logging.getLogger(__name__)
 
@@ -63,25 +63,18 @@ def workspace_bytes(engine: Engine, volume: str, *, trial_id: str,
     Raises:
         EngineError: the measurement did not complete.
     """
-    container = engine.create_container(
-        MEASURE_IMAGE, ["du", "-s", "-b", _MOUNT], entrypoint=[],
-        name=L.resource_name(trial_id, "probe") + f"-du-{time.monotonic_ns() % 10**9}",
-        labels=L.trial_labels(trial_id, "probe"),
-        host_config=Hardening(cap_add=("DAC_READ_SEARCH",), pids_limit=16,
-                              memory_mb=128).host_config(),
-        mounts=[VolumeMount(volume=volume, target=_MOUNT, read_only=True)], user="0")
-    try:
-        engine.start(container)
-        waited = engine.wait(container, timeout_s=timeout_s)
-        output = engine.logs(container, stdout=True, stderr=False).split()
-        # du exits 1 when it could not read something; the total it printed still counts
-        # what it saw, and the snapshot scan refuses unreadable directories anyway.
-        if waited.timed_out or not output or not output[0].isdigit():
-            raise EngineError(f"could not measure the workspace (exit {waited.exit_code}, "
-                              f"timed out: {waited.timed_out})")
-        return int(output[0])
-    finally:
-        engine.remove_container(container)
+    run = run_over_volume(
+        engine, MEASURE_IMAGE, ["du", "-s", "-b", _MOUNT], volume=volume, mount=_MOUNT,
+        trial_id=trial_id, name=f"-du-{time.monotonic_ns() % 10**9}",
+        hardening=Hardening(cap_add=("DAC_READ_SEARCH",), pids_limit=16, memory_mb=128),
+        timeout_s=timeout_s)
+    output = run.stdout.split()
+    # du exits 1 when it could not read something; the total it printed still counts what it
+    # saw, and the snapshot scan refuses unreadable directories anyway.
+    if run.timed_out or not output or not output[0].isdigit():
+        raise EngineError(f"could not measure the workspace (exit {run.exit_code}, "
+                          f"timed out: {run.timed_out})")
+    return int(output[0])
 
 
 class DiskWatch:

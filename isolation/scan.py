@@ -84,6 +84,44 @@ def parse_output(text: str) -> ScanReport:
     return ScanReport(entries=tuple(entries), summary=summary)
 
 
+@attrs.frozen(kw_only=True)
+class ProbeRun:
+    exit_code: int | None
+    timed_out: bool
+    stdout: str
+    #: Read only when the run failed (exit code not 0, or timed out).
+    stderr: str
+
+
+def run_over_volume(engine: Engine, image: str, command: list[str], *, volume: str,
+                    mount: str, trial_id: str, name: str, hardening: Hardening,
+                    timeout_s: float, files: bytes | None = None) -> ProbeRun:
+    """Run one of fcv's own tools (never anything from the agent's image) as root in a
+    container of ``image`` with ``volume`` mounted read-only at ``mount``; ``files`` is a tar
+    put in place before it starts. The container is removed however the run ends.
+
+    Raises:
+        EngineError: the engine refused a step.
+    """
+    container = engine.create_container(
+        image, command, entrypoint=[], name=L.resource_name(trial_id, "probe") + name,
+        labels=L.trial_labels(trial_id, "probe"), host_config=hardening.host_config(),
+        mounts=[VolumeMount(volume=volume, target=mount, read_only=True)],
+        user="0", working_dir="/")
+    try:
+        if files is not None:
+            engine.put_archive(container, "/", files)
+        engine.start(container)
+        waited = engine.wait(container, timeout_s=timeout_s)
+        failed = waited.timed_out or waited.exit_code != 0
+        return ProbeRun(exit_code=waited.exit_code, timed_out=waited.timed_out,
+                        stdout=engine.logs(container, stdout=True, stderr=False),
+                        stderr=engine.logs(container, stdout=False, stderr=True)
+                        if failed else "")
+    finally:
+        engine.remove_container(container)
+
+
 def scan_volume(engine: Engine, volume: str, *, trial_id: str,
                 image: str = SCANNER_IMAGE, max_entries: int | None = None) -> ScanReport:
     """Scan a snapshot volume and return its notable entries. With ``max_entries`` the scan
@@ -96,26 +134,16 @@ def scan_volume(engine: Engine, volume: str, *, trial_id: str,
         raise EngineError(f"the workspace scanner needs {image}; run `fcv images bootstrap`")
     with open(_PAYLOAD, "rb") as f:
         payload = f.read()
-    hardening = Hardening(cap_add=("DAC_READ_SEARCH",), pids_limit=64, memory_mb=512)
-    container = engine.create_container(
-        image, ["python3", "-I", "/fcv-scan/scan.py", _MOUNT,
-                *([str(max_entries)] if max_entries is not None else [])], entrypoint=[],
-        name=L.resource_name(trial_id, "probe") + "-scan",
-        labels=L.trial_labels(trial_id, "probe"), host_config=hardening.host_config(),
-        mounts=[VolumeMount(volume=volume, target=_MOUNT, read_only=True)],
-        user="0", working_dir="/")
-    try:
-        engine.put_archive(container, "/", archive.file_tar("fcv-scan/scan.py", payload))
-        engine.start(container)
-        waited = engine.wait(container, timeout_s=SCAN_TIMEOUT_S)
-        output = engine.logs(container, stdout=True, stderr=False)
-        if waited.timed_out or waited.exit_code != 0:
-            errors = engine.logs(container, stdout=False, stderr=True)
-            raise EngineError(f"workspace scan failed (exit {waited.exit_code}, timed out: "
-                              f"{waited.timed_out}): {errors[-500:]}")
-        report = parse_output(output)
-    finally:
-        engine.remove_container(container)
+    run = run_over_volume(
+        engine, image, ["python3", "-I", "/fcv-scan/scan.py", _MOUNT,
+                        *([str(max_entries)] if max_entries is not None else [])],
+        volume=volume, mount=_MOUNT, trial_id=trial_id, name="-scan",
+        hardening=Hardening(cap_add=("DAC_READ_SEARCH",), pids_limit=64, memory_mb=512),
+        timeout_s=SCAN_TIMEOUT_S, files=archive.file_tar("fcv-scan/scan.py", payload))
+    if run.timed_out or run.exit_code != 0:
+        raise EngineError(f"workspace scan failed (exit {run.exit_code}, timed out: "
+                          f"{run.timed_out}): {run.stderr[-500:]}")
+    report = parse_output(run.stdout)
     if report.summary.get("unreadable_dirs", 0):
         raise EngineError(f"the scanner could not read {report.summary['unreadable_dirs']} "
                           "directories of the workspace (too deep or unreadable)")

@@ -16,15 +16,13 @@ from typing import Any
 import attrs
 
 from isolation import labels as L
-from isolation import scan
 from isolation import snapshot as snapshots
 from isolation import snapshot_file as SF
 from isolation.engine import Engine
 from isolation.errors import FcvError, UsageError
-from verifier import environment
 from verifier import findings as F
 from verifier import trial as T
-from verifier.fresh import detect_shell, verify_split
+from verifier.fresh import verify_split
 from verifier.task import Task
 from verifier.verdict import Finding, TrialResult
 
@@ -86,29 +84,17 @@ def regrade(engine: Engine, source: str, task: Task, *, old: Mapping[str, Any] |
             try:
                 image = T.build_task_image(engine, task, trial_id=trial_id, progress=progress)
                 workdir = T.resolve_workdir(engine, task, image)
-                image_env = environment.image_env(
-                    engine.inspect_image(image)["Config"].get("Env"))
-                split_env = environment.split_environment(image_env, verifier_env,
-                                                          opt_in=options.mitigations,
-                                                          safe_defaults=options.safe_defaults)
-                shell = detect_shell(engine, image, trial_id=trial_id)
-                hardening = options.verifier_hardening.with_limits(
-                    memory_mb=task.environment.memory_mb, cpus=task.environment.cpus)
+                image_env, split_env, shell, hardening = T.verifier_setup(
+                    engine, task, image, options, trial_id=trial_id, verifier_env=verifier_env)
                 scan_error = None
-                entries: tuple[scan.ScanEntry, ...] = ()
-                resolved: dict[str, str] = {}
+                scanned: list[Finding] = []
                 try:
-                    entries = scan.scan_volume(engine, imported.volume,
-                                               trial_id=trial_id).entries
-                    resolved = scan.resolve_links(engine, entries, trial_id=trial_id,
-                                                  image=image, volume=imported.volume,
-                                                  workdir=workdir)
+                    scanned = T.scan_tree(engine, imported.volume, path=workdir, image=image,
+                                          trial_id=trial_id, protected=options.protected_paths)
                 except FcvError as e:
-                    scan_error = f"workspace scan failed, so the policy could not be applied: {e}"
-                findings = F.cap([*F.from_scan(entries, workdir=workdir, resolved=resolved,
-                                               protected=options.protected_paths),
-                                  *F.from_environment({**image_env, **split_env},
-                                                      workdir=workdir)])
+                    scan_error = T.SCAN_FAILED + str(e)
+                findings = F.cap([*scanned, *F.from_environment({**image_env, **split_env},
+                                                                workdir=workdir)])
                 volume, read_only = imported.volume, True
                 if workspace == "scratch":
                     snap = snapshots.Snapshot(method="volume", volume=imported.volume,

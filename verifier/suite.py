@@ -248,8 +248,11 @@ def run_case(engine: Engine, case: Case, *, trial_id: str,
 def run_suite(cases: Sequence[Case], *, jobs: int = 1, mitigations: Sequence[str] = (),
               on_done: Callable[[Outcome, int, int], None] = lambda *_: None,
               connect: Callable[[], Engine] = Engine.connect,
-              policy: Policy | None = None) -> list[Outcome]:
-    """Run every case, ``jobs`` at a time; outcomes in case order.
+              policy: Policy | None = None,
+              trial_ids: Sequence[str] | None = None) -> list[Outcome]:
+    """Run every case, ``jobs`` at a time; outcomes in case order. A case may appear more
+    than once (a soak repeats them). ``trial_ids``, one per case, name each run's resources
+    (minted when not given).
 
     On Ctrl-C/SIGTERM no new case starts, and the resources of the cases in flight are removed
     before the interrupt propagates.
@@ -257,7 +260,9 @@ def run_suite(cases: Sequence[Case], *, jobs: int = 1, mitigations: Sequence[str
     local = threading.local()
     engines: list[Engine] = []
     lock = threading.Lock()
-    trial_ids = {case.name: L.new_trial_id() for case in cases}
+    ids = list(trial_ids) if trial_ids is not None else [L.new_trial_id() for _ in cases]
+    if len(ids) != len(cases):
+        raise ValueError(f"{len(ids)} trial ids for {len(cases)} cases")
     policy = policy or Policy.load(DEFAULT_POLICY)
 
     def engine() -> Engine:
@@ -267,26 +272,27 @@ def run_suite(cases: Sequence[Case], *, jobs: int = 1, mitigations: Sequence[str
                 engines.append(local.engine)
         return local.engine  # type: ignore[no-any-return]
 
-    def work(case: Case) -> Outcome:
-        return run_case(engine(), case, trial_id=trial_ids[case.name], mitigations=mitigations,
-                        policy=policy)
+    def work(index: int) -> tuple[int, Outcome]:
+        return index, run_case(engine(), cases[index], trial_id=ids[index],
+                               mitigations=mitigations, policy=policy)
 
-    outcomes: dict[str, Outcome] = {}
+    outcomes: dict[int, Outcome] = {}
     pool = ThreadPoolExecutor(max_workers=max(1, jobs), thread_name_prefix="fcv-suite")
     try:
-        pending: set[Future[Outcome]] = {pool.submit(work, c) for c in cases}
+        pending: set[Future[tuple[int, Outcome]]] = {pool.submit(work, i)
+                                                     for i in range(len(cases))}
         while pending:
             done, pending = wait(pending, timeout=0.5, return_when=FIRST_COMPLETED)
             for future in done:
-                outcome = future.result()
-                outcomes[outcome.case.name] = outcome
+                index, outcome = future.result()
+                outcomes[index] = outcome
                 on_done(outcome, len(outcomes), len(cases))
     except BaseException:
         pool.shutdown(wait=False, cancel_futures=True)
         sweeper = connect()
         try:
-            for name, trial_id in trial_ids.items():
-                if name not in outcomes:
+            for index, trial_id in enumerate(ids):
+                if index not in outcomes:
                     cleanup(sweeper, trial_id)
         finally:
             sweeper.close()
@@ -295,7 +301,7 @@ def run_suite(cases: Sequence[Case], *, jobs: int = 1, mitigations: Sequence[str
         pool.shutdown(wait=True)
         for e in engines:
             e.close()
-    return [outcomes[c.name] for c in cases]
+    return [outcomes[i] for i in range(len(cases))]
 
 
 # -- reports (pure) ----------------------------------------------------------------------------

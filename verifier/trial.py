@@ -15,7 +15,7 @@ import posixpath
 import shlex
 import signal
 import threading
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from typing import Any
@@ -348,54 +348,73 @@ def _result(trial_id: str, task: Task, mode: str, options: TrialOptions, *,
                        task_image=image, findings=findings, policy=options.policy_ref)
 
 
+SCAN_FAILED = "workspace scan failed, so the policy could not be applied: "
+
+
+def scan_tree(engine: Engine, volume: str, *, path: str, image: str, trial_id: str,
+              protected: Sequence[str] = F.PRIVATE_PATHS,
+              max_files: int | None = None) -> list[Finding]:
+    """The findings of one tree the verifier will see at ``path`` (the workspace or a carried
+    directory): the snapshot scan, with each symlink resolved by the engine in a never-started
+    container of ``image``. Over ``max_files`` entries the scan stops, links are not resolved,
+    and a ``file-limit-exceeded`` finding comes first.
+
+    Raises:
+        EngineError: the scan did not complete.
+    """
+    report = scan.scan_volume(engine, volume, trial_id=trial_id, max_entries=max_files)
+    if report.summary.get("truncated"):
+        limit = F.finding("file-limit-exceeded", path,
+                          f"more than {max_files} entries (snapshot.max_files); the snapshot "
+                          "is not verified")
+        return [limit, *F.from_scan(report.entries, workdir=path, protected=protected)]
+    resolved = scan.resolve_links(engine, report.entries, trial_id=trial_id, image=image,
+                                  volume=volume, workdir=path)
+    return F.from_scan(report.entries, workdir=path, resolved=resolved, protected=protected)
+
+
 def collect_findings(engine: Engine, box: Sandbox, snap: snapshots.Snapshot,
                      processes: list[Process], *, trial_id: str,
                      protected: tuple[str, ...] = F.PRIVATE_PATHS,
                      max_files: int | None = None,
-                     max_bytes: int | None = None,
                      carried: Iterable[snapshots.Carried] = ()) -> tuple[tuple[Finding, ...],
                                                                         str | None]:
-    """Findings from the diff, the snapshot scan and the processes at freeze time, and the
-    reason the scan failed (None when it completed). Over ``max_files`` entries is a limit
-    finding (``max_bytes`` is checked with the manifest: :func:`snapshot_manifest_within`)."""
+    """Findings from the diff, the scans of the snapshot and of each carried tree (judged
+    alike: both reach the verifier), and the processes at freeze time; and the reason the scan
+    failed (None when it completed). Over ``max_files`` entries is a limit finding
+    (``max_bytes`` is checked with the manifest: :func:`snapshot_manifest_within`)."""
+    carried = list(carried)
     diff = snap.diff if snap.method == "commit" else tuple(engine.diff(box.container_id))
     scan_error = None
-    entries: tuple[scan.ScanEntry, ...] = ()
-    resolved: dict[str, str] = {}
-    limits: list[Finding] = []
-    extra: list[Finding] = []
+    scanned: list[Finding] = []
     try:
-        report = scan.scan_volume(engine, snap.volume, trial_id=trial_id, max_entries=max_files)
-        entries = report.entries
-        if report.summary.get("truncated"):
-            limits.append(F.finding("file-limit-exceeded", box.workdir,
-                                    f"more than {max_files} entries (snapshot.max_files); "
-                                    "the snapshot is not verified"))
-        if not limits:
-            resolved = scan.resolve_links(engine, entries, trial_id=trial_id,
-                                          image=box.image_id, volume=snap.volume,
-                                          workdir=box.workdir)
-        for tree in carried:
-            # A carried tree reaches the verifier like the workspace, so it is judged alike.
-            tree_report = scan.scan_volume(engine, tree.volume, trial_id=trial_id,
-                                           max_entries=max_files)
-            if tree_report.summary.get("truncated"):
-                limits.append(F.finding("file-limit-exceeded", tree.path,
-                                        f"more than {max_files} entries (snapshot.max_files) "
-                                        "in a carried path; the snapshot is not verified"))
-                continue
-            tree_links = scan.resolve_links(engine, tree_report.entries, trial_id=trial_id,
-                                            image=box.image_id, volume=tree.volume,
-                                            workdir=tree.path)
-            extra.extend(F.from_scan(tree_report.entries, workdir=tree.path,
-                                     resolved=tree_links, protected=protected))
+        for volume, path in [(snap.volume, box.workdir), *((t.volume, t.path) for t in carried)]:
+            scanned.extend(scan_tree(engine, volume, path=path, image=box.image_id,
+                                     trial_id=trial_id, protected=protected,
+                                     max_files=max_files))
     except EngineError as e:
-        scan_error = f"workspace scan failed, so the policy could not be applied: {e}"
+        scan_error = SCAN_FAILED + str(e)
+    limits = over_limits(scanned)
     found = [*F.from_diff(diff, workdir=box.workdir, carried=[t.path for t in carried]),
-             *F.from_scan(entries, workdir=box.workdir, resolved=resolved, protected=protected),
-             *extra,
+             *(f for f in scanned if f.code not in F.LIMIT_CODES),
              *F.from_processes([(p.pid, p.command) for p in box.leftover(processes)])]
     return (*limits, *F.cap(found)), scan_error
+
+
+def verifier_setup(engine: Engine, task: Task, image: str, options: TrialOptions, *,
+                   trial_id: str, verifier_env: Mapping[str, str]
+                   ) -> tuple[dict[str, str], dict[str, str], list[str], Hardening]:
+    """What the split verifier of ``image`` runs with: the image's ENV, the verifier's
+    environment under the policy, the shell (decided on a never-started container of the
+    pristine image) and its hardening with the task's own limits."""
+    image_env = environment.image_env(engine.inspect_image(image)["Config"].get("Env"))
+    split_env = environment.split_environment(image_env, verifier_env,
+                                              opt_in=options.mitigations,
+                                              safe_defaults=options.safe_defaults)
+    shell = detect_shell(engine, image, trial_id=trial_id)
+    hardening = options.verifier_hardening.with_limits(memory_mb=task.environment.memory_mb,
+                                                       cpus=task.environment.cpus)
+    return image_env, split_env, shell, hardening
 
 
 def over_limits(findings: Iterable[Finding]) -> list[Finding]:
@@ -443,7 +462,7 @@ class _Scan:
         try:
             return self._future.result()
         except FcvError as e:
-            return (), f"workspace scan failed, so the policy could not be applied: {e}"
+            return (), SCAN_FAILED + str(e)
 
 
 def _over_limits(trial_id: str, task: Task, options: TrialOptions, agent: PhaseRecord | None,
@@ -539,15 +558,9 @@ def run_trial(engine: Engine, task: Task, options: TrialOptions, *,
                             workdir.startswith(path.rstrip("/") + "/"):
                         raise UsageError(f"policy workspace.carry: {path} overlaps the "
                                          f"workspace {workdir}, which is snapshotted anyway")
-                image_env = environment.image_env(
-                    engine.inspect_image(image)["Config"].get("Env"))
-                split_env = environment.split_environment(image_env, verifier_env,
-                                                          opt_in=options.mitigations,
-                                                          safe_defaults=options.safe_defaults)
-                shell = detect_shell(engine, image, trial_id=trial_id)
+                image_env, split_env, shell, verifier_hardening = verifier_setup(
+                    engine, task, image, options, trial_id=trial_id, verifier_env=verifier_env)
                 hardening = options.hardening.with_limits(
-                    memory_mb=task.environment.memory_mb, cpus=task.environment.cpus)
-                verifier_hardening = options.verifier_hardening.with_limits(
                     memory_mb=task.environment.memory_mb, cpus=task.environment.cpus)
                 if options.max_bytes is not None:
                     quota = disk.storage_quota(engine.info(), options.max_bytes)
@@ -588,7 +601,7 @@ def run_trial(engine: Engine, task: Task, options: TrialOptions, *,
                     scanning = _Scan(lambda: collect_findings(
                         engine, box, snap, processes, trial_id=trial_id,
                         protected=options.protected_paths, max_files=options.max_files,
-                        max_bytes=options.max_bytes, carried=carried))
+                        carried=carried))
                     before, manifest_error, limit = snapshot_manifest_within(
                         engine, box, snap.volume, trial_id=trial_id,
                         max_files=options.max_files, max_bytes=options.max_bytes)
