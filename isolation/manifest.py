@@ -19,10 +19,8 @@ from __future__ import annotations
 
 import hashlib
 import json
-import queue
 import secrets
 import tarfile
-import threading
 from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from typing import Any, cast
@@ -31,7 +29,7 @@ import attrs
 
 from isolation import labels as L
 from isolation import tarstream
-from isolation.engine import ChunkReader, Engine, VolumeMount
+from isolation.engine import ArchiveStream, ChunkReader, Engine, VolumeMount
 from isolation.errors import FcvError
 from isolation.hardening import Hardening
 
@@ -301,8 +299,8 @@ def build_manifest(tar_stream: tarstream.Readable | Iterable[bytes], *,
             target: str | None = None
             if info.type in (tarfile.REGTYPE, tarfile.AREGTYPE):
                 h = hashlib.sha256()
-                for chunk in member.chunks():
-                    h.update(chunk)
+                for piece in member.views():
+                    h.update(piece)
                 digest = h.hexdigest()
             elif info.type == tarfile.SYMTYPE:
                 target = info.linkname
@@ -319,65 +317,9 @@ def build_manifest(tar_stream: tarstream.Readable | Iterable[bytes], *,
     return Manifest.from_entries(entries)
 
 
-COALESCE = 1 << 20
-
-
-def _prefetch(chunks: Iterator[bytes], depth: int = 8) -> Iterator[bytes]:
-    """Read ``chunks`` in a thread, at most ``depth`` ahead, so that receiving from the engine
-    overlaps with hashing (hashlib releases the GIL). Memory stays bounded by ``depth``."""
-    q: queue.Queue[tuple[bytes | None, BaseException | None]] = queue.Queue(maxsize=depth)
-    stop = threading.Event()
-
-    def put(chunk: bytes) -> bool:
-        while not stop.is_set():
-            try:
-                q.put((chunk, None), timeout=0.1)
-                return True
-            except queue.Full:
-                continue
-        return False
-
-    def pump() -> None:
-        # The engine's stream arrives in pieces of a few KiB; handing each across the queue
-        # costs more than hashing it, so they are gathered into pieces of COALESCE bytes.
-        try:
-            pending: list[bytes] = []
-            size = 0
-            for chunk in chunks:
-                pending.append(chunk)
-                size += len(chunk)
-                if size >= COALESCE:
-                    if not put(b"".join(pending)):
-                        return
-                    pending, size = [], 0
-            if pending and not put(b"".join(pending)):
-                return
-            q.put((None, None))
-        except BaseException as e:  # noqa: BLE001 - handed to the consumer, raised there
-            q.put((None, e))
-
-    thread = threading.Thread(target=pump, name="fcv-manifest-prefetch", daemon=True)
-    thread.start()
-    try:
-        while True:
-            chunk, error = q.get()
-            if error is not None:
-                raise error
-            if chunk is None:
-                return
-            yield chunk
-    finally:
-        stop.set()
-        while thread.is_alive():
-            try:
-                q.get_nowait()
-            except queue.Empty:
-                thread.join(0.05)
-
-
 @contextmanager
 def volume_archive(engine: Engine, volume: str, *, trial_id: str,
-                   image: str = STREAM_IMAGE) -> Iterator[Iterator[bytes]]:
+                   image: str = STREAM_IMAGE) -> Iterator[ArchiveStream]:
     """The archive stream of a volume's whole tree (top member :data:`ARCHIVE_ROOT`), from a
     never-started container of ``image`` that mounts the volume read-only (labelled for
     ``trial_id``, removed on exit).
@@ -408,8 +350,7 @@ def of_volume(engine: Engine, volume: str, *, trial_id: str,
         ManifestError: the stream was not a well-formed archive of the volume.
     """
     with volume_archive(engine, volume, trial_id=trial_id, image=image) as stream:
-        return build_manifest(ChunkReader(_prefetch(stream)), root=ARCHIVE_ROOT,
-                              max_entries=max_entries)
+        return build_manifest(stream.as_file(), root=ARCHIVE_ROOT, max_entries=max_entries)
 
 
 def check_unchanged(before: Manifest, after: Manifest) -> str | None:

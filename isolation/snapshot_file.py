@@ -29,7 +29,7 @@ import attrs
 from isolation import labels as L
 from isolation import manifest as M
 from isolation import tarstream
-from isolation.engine import ChunkReader, Engine, VolumeMount
+from isolation.engine import Engine, VolumeMount
 from isolation.errors import FcvError, UsageError
 from isolation.hardening import Hardening
 
@@ -127,7 +127,7 @@ def export_volume(engine: Engine, volume: str, out_path: str, *, trial_id: str,
             if result is not None:
                 gz.write(_file_member(RESULT_MEMBER, json.dumps(result, indent=2).encode()))
             with M.volume_archive(engine, volume, trial_id=trial_id) as stream:
-                _copy_members(ChunkReader(M._prefetch(stream)), gz, manifest)
+                _copy_members(stream.as_file(), gz, manifest)
             gz.write(tarstream.END)
         os.replace(tmp, out_path)
     finally:
@@ -153,9 +153,9 @@ def _copy_members(raw: tarstream.Readable, out: tarstream.Writable, manifest: M.
             info.size = 0
         out.write(tarstream.header(info))
         h = hashlib.sha256()
-        for chunk in member.chunks():
-            h.update(chunk)
-            out.write(chunk)
+        for piece in member.views():
+            h.update(piece)
+            out.write(piece)
         out.write(tarstream.padding(info.size))
         entry = M.entry_for(info, path, sha256=h.hexdigest() if is_file else None,
                             target=target)

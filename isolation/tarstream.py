@@ -9,7 +9,8 @@ imported one may be hostile), so fcv reads it with this reader instead, which
   :data:`MAX_EXTENDED_HEADER` bytes, and refuses global (``g``) headers,
 * raises :class:`TarFormatError` on anything else unexpected: a truncated member, a damaged
   header, an archive without its end-of-archive block,
-* hands each member's data out in bounded chunks, never whole.
+* hands each member's data out in bounded chunks, never whole, and where the stream has
+  ``readinto`` (:meth:`Member.views`) without copying it.
 
 The writer side (:func:`header`, :func:`padding`, :data:`END`) emits pax headers, so every
 name, link target and size that was read can be written again unchanged.
@@ -42,7 +43,7 @@ class Readable(Protocol):
 
 
 class Writable(Protocol):
-    def write(self, data: bytes, /) -> int: ...
+    def write(self, data: bytes | memoryview, /) -> int: ...
 
 
 class TarFormatError(ValueError):
@@ -71,8 +72,27 @@ class Member:
             self._left -= len(data)
             yield data
 
+    def views(self) -> Iterator[bytes | memoryview]:
+        """The member's data in pieces of at most :data:`CHUNK` bytes, without copying where
+        the stream has ``readinto``: each piece is then a view of one buffer that the next
+        read overwrites, so use it (hash it, write it) before asking for the next.
+
+        Raises:
+            TarFormatError: the archive ends inside the data.
+        """
+        if self._reader._readinto is None:
+            yield from self.chunks()
+            return
+        buffer = self._reader._scratch()
+        while self._left > 0:
+            n = self._reader._readinto_some(buffer[:min(len(buffer), self._left)])
+            if not n:
+                raise TarFormatError(f"{self.info.name}: archive truncated inside the data")
+            self._left -= n
+            yield buffer[:n]
+
     def _finish(self) -> None:
-        for _ in self.chunks():
+        for _ in self.views():
             pass
         self._reader._read_exact(-self.info.size % BLOCK if self.info.type in
                                  tarfile.REGULAR_TYPES else 0, self.info.name)
@@ -84,6 +104,8 @@ class TarReader:
 
     def __init__(self, raw: Readable, *, max_extended_header: int = MAX_EXTENDED_HEADER) -> None:
         self._raw = raw
+        self._readinto = getattr(raw, "readinto", None)
+        self._buffer: memoryview | None = None
         self._max_ext = max_extended_header
         self.offset = 0
 
@@ -91,6 +113,16 @@ class TarReader:
         data = self._raw.read(n)
         self.offset += len(data)
         return data
+
+    def _readinto_some(self, view: memoryview) -> int:
+        n = int(self._readinto(view) or 0)  # type: ignore[misc]
+        self.offset += n
+        return n
+
+    def _scratch(self) -> memoryview:
+        if self._buffer is None:
+            self._buffer = memoryview(bytearray(CHUNK))
+        return self._buffer
 
     def _read_upto(self, n: int) -> bytes:
         parts: list[bytes] = []

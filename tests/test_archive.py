@@ -2,16 +2,21 @@
 
 from __future__ import annotations
 
+import http.client
 import io
 import os
 import tarfile
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from isolation import archive
-from isolation.engine import ChunkReader
+from isolation.engine import ArchiveStream, ChunkReader
+from isolation.errors import EngineUnavailable
 
 
 class TestDirectoryTar:
@@ -52,3 +57,60 @@ class TestChunkReader:
             member = next(iter(tar))
             f = tar.extractfile(member)
             assert member.name == "a/b.txt" and f is not None and f.read() == b"hello"
+
+
+class _FakeFp:
+    """The http.client response under an archive stream: readinto from bytes, then an error."""
+
+    def __init__(self, data: bytes, error: BaseException | None = None) -> None:
+        self._data = io.BytesIO(data)
+        self._error = error
+
+    def readinto(self, b: Any) -> int:
+        n = self._data.readinto(b)
+        if not n and self._error is not None:
+            raise self._error
+        return n
+
+
+class _FakeResponse:
+    def __init__(self, fp: _FakeFp, headers: dict[str, str] | None = None,
+                 chunks: list[bytes] | None = None) -> None:
+        self.raw = type("Raw", (), {"_fp": fp})()
+        self.headers = headers or {}
+        self._chunks = chunks or []
+        self.closed = False
+
+    def iter_content(self, size: int, decode: bool) -> Iterator[bytes]:
+        return iter(self._chunks)
+
+    def close(self) -> None:
+        self.closed = True
+
+
+class TestArchiveStreamFile:
+    def test_reads_the_response_directly(self) -> None:
+        """Without a content encoding, reads go to the HTTP response (not to iteration)."""
+        res = _FakeResponse(_FakeFp(b"abc" * 100_000), chunks=[b"wrong"])
+        f = ArchiveStream(res, "/x").as_file()  # type: ignore[arg-type]
+        assert f.read() == b"abc" * 100_000
+
+    def test_encoded_response_falls_back_to_chunks(self) -> None:
+        """A content-encoded response is read through iteration (decoded by requests)."""
+        res = _FakeResponse(_FakeFp(b"raw"), headers={"Content-Encoding": "gzip"},
+                            chunks=[b"de", b"coded"])
+        assert ArchiveStream(res, "/x").as_file().read() == b"decoded"  # type: ignore[arg-type]
+
+    def test_lost_connection_is_engine_unavailable(self) -> None:
+        """A connection cut mid-stream is the engine lost, and the stream is closed."""
+        res = _FakeResponse(_FakeFp(b"x" * 1000, ConnectionResetError(104, "reset")))
+        f = ArchiveStream(res, "/fcv-snapshot").as_file()  # type: ignore[arg-type]
+        with pytest.raises(EngineUnavailable, match="lost the Docker Engine.*fcv-snapshot"):
+            f.read()
+        assert res.closed
+
+    def test_incomplete_chunk_is_engine_unavailable(self) -> None:
+        """http.client's IncompleteRead (the daemon died inside a chunk) maps the same way."""
+        res = _FakeResponse(_FakeFp(b"", http.client.IncompleteRead(b"", 10)))
+        with pytest.raises(EngineUnavailable):
+            ArchiveStream(res, "/x").as_file().read(10)  # type: ignore[arg-type]

@@ -26,8 +26,10 @@ stopped. Subprocess runs of fcv use ``sys.executable -m verifier.cli`` from the 
 
 from __future__ import annotations
 
+import io
 import json
 import logging
+import os
 import re
 import signal
 import threading
@@ -42,9 +44,13 @@ import pytest
 import requests.exceptions
 import tenacity
 
+from isolation import archive
 from isolation import engine as engine_module
-from isolation.engine import Engine
-from isolation.errors import EXIT_ERROR, EXIT_PASS, EngineError
+from isolation import labels as L
+from isolation import manifest as M
+from isolation.engine import Engine, VolumeMount
+from isolation.errors import EXIT_ERROR, EXIT_PASS, EngineError, EngineUnavailable
+from isolation.hardening import Hardening
 from tests.conftest import SESSION_TRIALS, _engine_required
 from tests.faulttools import DaemonUnavailable, FcvProcess, PrivateDaemon
 from tests.tasktools import PASS_IF_DONE, make_task, write_agent
@@ -161,6 +167,60 @@ class TestDaemonRestart:
         """dockerd killed while test.sh runs (it already wrote reward 1): error, no leak."""
         self._kill_during(private_daemon, tmp_path, "verification", test_sh=REWARD_THEN_SLEEP,
                           spawn=spawn)
+
+    def test_during_manifest(self, private_daemon: PrivateDaemon) -> None:
+        """dockerd killed while a manifest streams a snapshot: the engine is reported lost
+        (not a damaged archive, which would blame the snapshot), and after the restart the
+        manifest's never-started container is gone."""
+        eng = private_daemon.engine()
+        trial_id = L.new_trial_id()
+        try:
+            volume = eng.create_volume(L.resource_name(trial_id, "snapshot"),
+                                       labels=L.trial_labels(trial_id, "snapshot"))
+            c = eng.create_container("fcv/busybox:latest", ["true"], entrypoint=[],
+                                     name=L.resource_name(trial_id, "probe"),
+                                     labels=L.trial_labels(trial_id, "probe"),
+                                     host_config=Hardening().host_config(),
+                                     mounts=[VolumeMount(volume=volume, target="/w")])
+            eng.put_archive(c, "/w", archive.file_tar("big.bin", os.urandom(48 << 20)))
+            eng.remove_container(c)
+            with M.volume_archive(eng, volume, trial_id=trial_id) as stream:
+                source = _KillAfter(stream.as_file(), 1 << 20, private_daemon.kill)
+                with pytest.raises(EngineUnavailable, match="lost the Docker Engine while "
+                                   "trying to copy /fcv-snapshot"):
+                    M.build_manifest(source, root=M.ARCHIVE_ROOT)
+                assert source.killed
+                private_daemon.start()
+            assert private_leftovers(private_daemon, trial_id)["containers"] == []
+        finally:
+            if not private_daemon.answers():
+                private_daemon.start()
+            eng.remove_labelled(trial_id)
+            eng.close()
+
+
+class _KillAfter:
+    """A stream that calls ``kill`` once ``after`` bytes have been read from it."""
+
+    def __init__(self, f: io.BufferedReader, after: int, kill: Callable[[], None]) -> None:
+        self._f, self._after, self._kill = f, after, kill
+        self.killed = False
+
+    def _count(self, n: int) -> None:
+        self._after -= n
+        if self._after <= 0 and not self.killed:
+            self.killed = True
+            self._kill()
+
+    def read(self, size: int, /) -> bytes:
+        data = self._f.read(size)
+        self._count(len(data))
+        return data
+
+    def readinto(self, b: memoryview) -> int:
+        n = self._f.readinto(b)
+        self._count(n)
+        return n
 
 
 # -- resource limits -----------------------------------------------------------------------------

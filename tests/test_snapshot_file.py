@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 from isolation import manifest as M
 from isolation import snapshot_file as SF
 from isolation import tarstream
+from isolation.engine import ChunkReader
 from tests.strategies import (
     HOSTILE_EDITS,
     Member,
@@ -81,6 +82,55 @@ class TestTarStream:
         name = "w/" + "é" * 200
         [member] = list(tarstream.TarReader(io.BytesIO(build_tar([regular(name, b"hi")]))))
         assert member.info.name == name
+
+
+class _ReadOnly:
+    """A stream with ``read`` but no ``readinto`` (the reader's copying path)."""
+
+    def __init__(self, data: bytes) -> None:
+        self._f = io.BytesIO(data)
+
+    def read(self, size: int, /) -> bytes:
+        return self._f.read(size)
+
+
+class TestZeroCopyReads:
+    """Member.views reads into one reused buffer where the stream has readinto; it must give
+    the same bytes as the copying path, whatever the sizes and however the stream is cut."""
+
+    @given(st.lists(st.integers(0, 3 * tarstream.CHUNK), min_size=1, max_size=3),
+           st.integers(1, 70_000))
+    @settings(max_examples=15, deadline=None)
+    def test_views_equal_copies(self, sizes: list[int], piece: int) -> None:
+        members = [directory("w")] + [regular(f"w/f{i}", bytes([i + 1]) * n)
+                                      for i, n in enumerate(sizes)]
+        data = build_tar(members)
+        pieces = [data[i:i + piece] for i in range(0, len(data), piece)]
+        fast = M.build_manifest(io.BufferedReader(ChunkReader(pieces), buffer_size=4096),
+                                root="w")
+        slow = M.build_manifest(_ReadOnly(data), root="w")
+        assert fast == slow
+        assert [e.sha256 for e in fast.entries if e.type == "file"] == [
+            hashlib.sha256(bytes([i + 1]) * n).hexdigest() for i, n in enumerate(sizes)]
+
+    def test_views_reuse_one_buffer(self) -> None:
+        """No piece is copied: every piece of a large member is a view of the same buffer."""
+        data = build_tar([regular("w/a", b"y" * (2 * tarstream.CHUNK + 5))])
+        reader = tarstream.TarReader(io.BytesIO(data))
+        member = next(iter(reader))
+        bases = set()
+        total = 0
+        for piece in member.views():
+            assert isinstance(piece, memoryview)
+            bases.add(id(piece.obj))
+            total += len(piece)
+        assert total == 2 * tarstream.CHUNK + 5 and len(bases) == 1
+
+    def test_truncated_inside_data(self) -> None:
+        """A stream cut inside a member's data is an error on the zero-copy path too."""
+        data = build_tar([directory("w"), regular("w/a", b"x" * 100_000)])
+        with pytest.raises(M.ManifestError, match="truncated inside the data"):
+            M.build_manifest(io.BytesIO(data[:50_000]), root="w")
 
 
 class TestManifest:
