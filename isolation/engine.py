@@ -98,6 +98,18 @@ def _call(operation: str, fn: Callable[[], T], *, retry: bool = False) -> T:
         raise _wrap(operation, e) from e
 
 
+def _is_cache_race(message: str) -> bool:
+    """Whether a build failed because a cached layer it was using vanished: another process
+    removed its own image, and the layers under it, while this build had matched them in the
+    engine-wide build cache. :data:`IMAGE_LOCK` only orders builds and removals within one
+    process, so such a build is simply tried again (it then builds what is missing)."""
+    return "failed to get digest" in message.lower()
+
+
+#: Builds in all when a cached layer vanishes mid-build (:func:`_is_cache_race`).
+BUILD_TRIES = 3
+
+
 @attrs.frozen(kw_only=True)
 class ExecResult:
     """What one command run in a container did."""
@@ -425,9 +437,20 @@ class Engine:
             BuildError: the Dockerfile failed or timed out; ``build_log`` holds the engine's
                 build output (the caller names the failing step).
         """
+        deadline = time.monotonic() + timeout_s
         with IMAGE_LOCK:
-            return self._build(context_dir, dockerfile=dockerfile, labels=labels,
-                               timeout_s=timeout_s, on_log=on_log)
+            for attempt in range(1, BUILD_TRIES + 1):
+                try:
+                    return self._build(context_dir, dockerfile=dockerfile, labels=labels,
+                                       timeout_s=max(1.0, deadline - time.monotonic()),
+                                       on_log=on_log)
+                except BuildError as e:
+                    if (attempt == BUILD_TRIES or not _is_cache_race(str(e))
+                            or time.monotonic() >= deadline):
+                        raise
+                    log.warning("build: a cached layer was removed during the build (%s); "
+                                "building again (try %d of %d)", e, attempt + 1, BUILD_TRIES)
+        raise AssertionError("unreachable")  # pragma: no cover
 
     def _build(self, context_dir: str, *, dockerfile: str, labels: Mapping[str, str],
                timeout_s: float, on_log: Callable[[str], None] | None) -> str:
