@@ -49,7 +49,7 @@ from isolation import engine as engine_module
 from isolation import labels as L
 from isolation import manifest as M
 from isolation.engine import Engine, VolumeMount
-from isolation.errors import EXIT_ERROR, EXIT_PASS, EngineError, EngineUnavailable
+from isolation.errors import EXIT_ERROR, EXIT_PASS, BuildError, EngineError, EngineUnavailable
 from isolation.hardening import Hardening
 from tests.conftest import SESSION_TRIALS, _engine_required
 from tests.faulttools import DaemonUnavailable, FcvProcess, PrivateDaemon
@@ -501,3 +501,64 @@ class TestRetries:
                 "commit")
         assert {name: api.calls.get(name) for name in once} == dict.fromkeys(once, 1)
         assert api.calls["inspect_container"] == 5 and api.calls["remove_volume"] == 5
+
+
+class _BuildApi:
+    """Stands in for the SDK's low-level client in a build: each build call streams the next
+    of ``streams``; the images of steps a failed build made are recorded when removed."""
+
+    def __init__(self, *streams: list[dict[str, object]]) -> None:
+        self.streams = list(streams)
+        self.builds = 0
+        self.removed: list[str] = []
+
+    def build(self, **_: object) -> Iterator[dict[str, object]]:
+        self.builds += 1
+        return iter(self.streams.pop(0))
+
+    def inspect_image(self, ref: str) -> dict[str, str]:
+        return {"Id": ref}
+
+    def remove_image(self, image: str, **_: object) -> None:
+        self.removed.append(image)
+
+    def remove_container(self, *_: object, **__: object) -> None:
+        pass
+
+
+RACE = {"error": "failed to get digest sha256:5d2f: open /var/lib/docker/image/overlay2/"
+                 "imagedb/content/sha256/5d2f: no such file or directory"}
+BUILT = [{"stream": "Step 1/1 : FROM fcv/python:bookworm\n"},
+         {"aux": {"ID": "sha256:built"}}, {"stream": "Successfully built built\n"}]
+STEP_THEN_RACE = [{"stream": "Step 1/2 : RUN true\n"}, {"stream": " ---> Running in c1\n"},
+                  {"stream": " ---> img1\n"}, RACE]
+
+
+class TestBuildCacheRace:
+    """Two fcv processes building the same Dockerfile share the engine's build cache; one's
+    cleanup can remove a layer the other's build matched. That exact failure is built again
+    (at most BUILD_TRIES in all); any other build failure is not."""
+
+    def _engine(self, api: _BuildApi) -> Engine:
+        return Engine(type("Client", (), {"api": api})())  # type: ignore[arg-type]
+
+    def test_vanished_layer_is_built_again(self, caplog: pytest.LogCaptureFixture) -> None:
+        api = _BuildApi(STEP_THEN_RACE, BUILT)
+        image = self._engine(api).build("/ctx", dockerfile="Dockerfile", labels={},
+                                        timeout_s=60)
+        assert image == "sha256:built" and api.builds == 2
+        assert api.removed == ["img1"]  # the failed try's own step image is not left behind
+        assert "building again (try 2 of 3)" in caplog.text
+
+    def test_bounded(self) -> None:
+        api = _BuildApi(*([[RACE]] * engine_module.BUILD_TRIES))
+        with pytest.raises(BuildError, match="failed to get digest"):
+            self._engine(api).build("/ctx", dockerfile="Dockerfile", labels={}, timeout_s=60)
+        assert api.builds == engine_module.BUILD_TRIES
+
+    def test_other_failures_are_not_retried(self) -> None:
+        api = _BuildApi([{"error": "The command '/bin/sh -c false' returned a non-zero code: 1"}],
+                        BUILT)
+        with pytest.raises(BuildError, match="non-zero code"):
+            self._engine(api).build("/ctx", dockerfile="Dockerfile", labels={}, timeout_s=60)
+        assert api.builds == 1
