@@ -94,6 +94,49 @@ class TestStatement:
                                 policy_digest=SNAPSHOT)
 
 
+CARRIED = attrs.evolve(INPUTS, carried=(("/srv/output", "sha256:" + "0e" * 32),
+                                        ("/opt/out", "sha256:" + "0f" * 32)))
+
+
+class TestCarried:
+    """A policy's carried directories are further subjects: the verdict covers them too."""
+
+    def test_subjects(self) -> None:
+        statement = attest.build_statement(RESULT, CARRIED)
+        assert [x["name"] for x in statement["subject"]] == [
+            "workspace-snapshot", "carried:/srv/output", "carried:/opt/out"]
+        assert statement["subject"][1]["digest"] == {"sha256": "0e" * 32}
+
+    def test_round_trip(self) -> None:
+        verified = attest.verify_attestation(attest.sign_result(RESULT, CARRIED, KEY),
+                                             KEY.public_key(), snapshot_digest=SNAPSHOT)
+        assert verified.carried == CARRIED.carried and verified.subject_digest == SNAPSHOT
+        assert "carried   /srv/output sha256:" + "0e" * 32 in verified.summary()
+        assert verified.to_json()["carried"][1] == {"path": "/opt/out",
+                                                    "digest": "sha256:" + "0f" * 32}
+
+    @pytest.mark.parametrize(("subjects", "message"), [
+        ([], "non-empty list"),
+        ([{"name": "carried:/x", "digest": {"sha256": "ab" * 32}}], "subject[0].name"),
+        ([{"name": "workspace-snapshot", "digest": {"sha256": "ab" * 32}},
+          {"name": "/srv/output", "digest": {"sha256": "0e" * 32}}], "subject[1].name"),
+        ([{"name": "workspace-snapshot", "digest": {"sha256": "ab" * 32}},
+          {"name": "carried:relative", "digest": {"sha256": "0e" * 32}}], "subject[1].name"),
+        ([{"name": "workspace-snapshot", "digest": {"sha256": "ab" * 32}},
+          {"name": "carried:/a", "digest": {"sha256": "0e" * 32}},
+          {"name": "carried:/a", "digest": {"sha256": "0f" * 32}}], "subject[2].name"),
+        ([{"name": "workspace-snapshot", "digest": {"sha256": "ab" * 32}},
+          {"name": "carried:/a", "digest": {"sha256": "0e"}}], "subject[1].digest"),
+    ])
+    def test_subject_schema(self, subjects: list[object], message: str) -> None:
+        """Subjects other than the snapshot and distinct carried paths are rejected."""
+        statement = attest.build_statement(RESULT, INPUTS)
+        statement["subject"] = subjects
+        with pytest.raises(AttestationInvalid) as info:
+            attest.verify_attestation(resign(statement), KEY.public_key())
+        assert info.value.check == "statement" and message in str(info.value)
+
+
 class TestVerify:
     def test_round_trip(self) -> None:
         """A signed verdict verifies, with its predicate readable."""
@@ -297,27 +340,51 @@ class TestCliRunArguments:
         err = capsys.readouterr().err
         assert "--sign/--attest" in err and "--mode split" in err
 
+    @pytest.mark.parametrize("command", ["run", "compare", "regrade"])
     @pytest.mark.parametrize("which", ["--sign", "--attest"])
-    def test_flags_go_together(self, tmp_path: Path, which: str, pair: tuple[str, str],
-                               monkeypatch: pytest.MonkeyPatch,
+    def test_flags_go_together(self, tmp_path: Path, which: str, command: str,
+                               pair: tuple[str, str], monkeypatch: pytest.MonkeyPatch,
                                capsys: pytest.CaptureFixture[str]) -> None:
-        """One of --sign/--attest without the other is a usage error."""
+        """One of --sign/--attest without the other is a usage error, for every command
+        that attests."""
         monkeypatch.setattr(Engine, "connect", no_engine)
         value = pair[0] if which == "--sign" else str(tmp_path / "a.json")
-        assert main(["run", str(make_task(tmp_path)), "--agent", "oracle", which, value]) == 2
+        assert main([*self._command(command, tmp_path), which, value]) == 2
         assert "go together" in capsys.readouterr().err
 
-    def test_bad_key_fails_before_running(self, tmp_path: Path,
+    @staticmethod
+    def _command(command: str, tmp_path: Path) -> list[str]:
+        task = str(make_task(tmp_path))
+        if command == "regrade":
+            return ["regrade", str(tmp_path / "snap.tar.gz"), task]
+        return [command, task, "--agent", "oracle"]
+
+    @pytest.mark.parametrize("command", ["run", "compare", "regrade"])
+    def test_bad_key_fails_before_running(self, tmp_path: Path, command: str,
                                           monkeypatch: pytest.MonkeyPatch,
                                           capsys: pytest.CaptureFixture[str]) -> None:
         """A key that does not load stops fcv before the engine is contacted."""
         monkeypatch.setattr(Engine, "connect", no_engine)
         (tmp_path / "bad.key").write_bytes(b"nope")
-        code = main(["run", str(make_task(tmp_path)), "--agent", "oracle", "--sign",
-                     str(tmp_path / "bad.key"), "--attest", str(tmp_path / "a.json")])
+        code = main([*self._command(command, tmp_path), "--sign", str(tmp_path / "bad.key"),
+                     "--attest", str(tmp_path / "a.json")])
         assert code == EXIT_USAGE
         assert "not a PEM private key" in capsys.readouterr().err
         assert not (tmp_path / "a.json").exists()
+
+    def test_exposed_key_warns(self, tmp_path: Path, pair: tuple[str, str],
+                               monkeypatch: pytest.MonkeyPatch,
+                               capsys: pytest.CaptureFixture[str]) -> None:
+        """A group-readable signing key is named in a warning before anything runs."""
+        os.chmod(pair[0], 0o640)
+        monkeypatch.setattr(Engine, "connect", no_engine)
+        main(["run", str(make_task(tmp_path)), "--agent", "oracle", "--sign", pair[0],
+              "--attest", str(tmp_path / "a.json")])
+        err = capsys.readouterr().err
+        warning = (f"warning: {pair[0]}: the signing key is accessible to group or others "
+                   "(mode 0640)")
+        assert warning in err and "engine was contacted" in err
+        assert err.index(warning) < err.index("engine was contacted")
 
     def test_attest_directory_missing(self, tmp_path: Path, pair: tuple[str, str],
                                       monkeypatch: pytest.MonkeyPatch,

@@ -75,3 +75,55 @@ def test_run_sign_export_verify_and_tamper(engine: Engine, tmp_path: Path,
     err = capsys.readouterr().err
     assert code != EXIT_PASS, err
     assert "refused" in err or "(subject)" in err
+
+
+def test_compare_attests_the_split_verdict(engine: Engine, tmp_path: Path,
+                                           capsys: pytest.CaptureFixture[str]) -> None:
+    """`compare --sign --attest` signs the split verdict, not the same-container one: a
+    planted reward passes the same-container run, and the attestation says fail."""
+    assert main(["keygen", str(tmp_path / "signer")]) == EXIT_PASS
+    envelope = tmp_path / "compare.intoto.json"
+    cheat = TASK.parent.parent / "agents" / "cheat-planted-reward.sh"
+    main(["compare", str(TASK), "--agent-script", str(cheat), "--json",
+          "--sign", str(tmp_path / "signer.key"), "--attest", str(envelope)])
+    out, err = capsys.readouterr()
+    doc = json.loads(out)
+    assert (doc["same"]["verdict"], doc["split"]["verdict"]) == ("pass", "fail"), err
+    assert main(["attest", "verify", str(envelope), "--pubkey", str(tmp_path / "signer.pub"),
+                 "--json"]) == EXIT_PASS
+    verified = json.loads(capsys.readouterr().out)
+    p = verified["predicate"]
+    assert (p["verdict"], p["trial"]["mode"], p["trial"]["id"]) == \
+        ("fail", "split", doc["split"]["trial_id"])
+    assert verified["subject"]["digest"] == doc["split"]["snapshot"]["root_digest"]
+
+
+def test_regrade_attests_the_new_verdict(engine: Engine, tmp_path: Path,
+                                         capsys: pytest.CaptureFixture[str]) -> None:
+    """`regrade --sign --attest` signs the new verdict over the imported snapshot: it
+    verifies against the snapshot file it regraded, and records the import."""
+    assert main(["keygen", str(tmp_path / "signer")]) == EXIT_PASS
+    code = main(["run", str(TASK), "--agent", "oracle", "--keep", "--json"])
+    out, err = capsys.readouterr()
+    assert code == EXIT_PASS, err
+    trial_id = json.loads(out)["trial_id"]
+    snapshot = tmp_path / "snapshot.tar.gz"
+    try:
+        assert main(["snapshot", "export", trial_id, "-o", str(snapshot)]) == EXIT_PASS
+    finally:
+        assert main(["gc", "--trial", trial_id, "--all"]) == EXIT_PASS
+    capsys.readouterr()
+    envelope = tmp_path / "regrade.intoto.json"
+    code = main(["regrade", str(snapshot), str(TASK), "--json", "--sign",
+                 str(tmp_path / "signer.key"), "--attest", str(envelope)])
+    out, err = capsys.readouterr()
+    assert code == EXIT_PASS, err
+    regraded = json.loads(out)
+    assert main(["attest", "verify", str(envelope), "--pubkey", str(tmp_path / "signer.pub"),
+                 "--snapshot", str(snapshot), "--json"]) == EXIT_PASS
+    verified = json.loads(capsys.readouterr().out)
+    p = verified["predicate"]
+    assert verified["snapshot_checked"] is True
+    assert verified["subject"]["digest"] == regraded["root_digest"]
+    assert (p["verdict"], p["trial"]["snapshot_method"], p["trial"]["id"]) == \
+        ("pass", "import", regraded["new"]["trial_id"])

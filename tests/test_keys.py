@@ -99,3 +99,22 @@ class TestLoad:
             serialization.BestAvailableEncryption(b"pw")))
         with pytest.raises(UsageError, match="encrypted"):
             keys.load_private_key(str(tmp_path / "e.key"))
+
+
+class TestExposure:
+    @pytest.mark.parametrize(("mode", "exposed"), [(0o600, False), (0o400, False),
+                                                    (0o640, True), (0o604, True),
+                                                    (0o620, True), (0o644, True)])
+    def test_group_or_other_access(self, tmp_path: Path, mode: int, exposed: bool) -> None:
+        """Any group or other permission bit on the private key is reported, with the mode
+        and the fix."""
+        key_path, _, _ = keys.generate(str(tmp_path / "k"))
+        os.chmod(key_path, mode)
+        warning = keys.exposure(key_path)
+        assert (warning is not None) == exposed
+        if exposed:
+            assert f"mode {mode:04o}" in warning and f"chmod 600 {key_path}" in warning  # type: ignore[operator]
+
+    def test_missing_file_left_to_loading(self, tmp_path: Path) -> None:
+        """A missing key is not an exposure; loading it reports it."""
+        assert keys.exposure(str(tmp_path / "none.key")) is None

@@ -5,16 +5,24 @@ leaves more than snapshot.max_files entries is refused, and either way the split
 
 from __future__ import annotations
 
+import hashlib
+import json
 from pathlib import Path
 
 import pytest
 
-from isolation import disk
-from isolation.engine import Engine
+from isolation import archive, disk
+from isolation import labels as L
+from isolation import manifest as M
+from isolation import snapshot as snapshots
+from isolation.engine import Engine, VolumeMount
+from isolation.errors import EXIT_FAIL, EXIT_PASS
+from isolation.hardening import Hardening
 from tests.tasktools import make_task, write_agent
+from verifier.cli import main
 from verifier.policy import Policy
 from verifier.task import Task
-from verifier.trial import AgentSpec, TrialOptions, run_trial
+from verifier.trial import AfterSplitHook, AgentSpec, TrialOptions, run_trial
 
 pytestmark = [pytest.mark.engine, pytest.mark.slow]
 
@@ -118,12 +126,102 @@ class TestCarry:
             '[environment]\ndocker_image = "fcv/busybox:latest"\nworkdir = "/app"\n'
             "[verifier]\ntimeout_sec = 60\n[agent]\ntimeout_sec = 60\n"))))
 
-    def run(self, engine: Engine, tmp_path: Path, policy: Policy, body: str):  # type: ignore[no-untyped-def]
+    def run(self, engine: Engine, tmp_path: Path, policy: Policy, body: str,  # type: ignore[no-untyped-def]
+            after_split: AfterSplitHook | None = None):
         tmp_path.mkdir(parents=True, exist_ok=True)
         agent = write_agent(tmp_path, body)
         options = TrialOptions.from_policy(policy, agent=AgentSpec(kind="script",
                                                                    script=str(agent)))
-        return run_trial(engine, self.task(tmp_path), options).results["split"]
+        return run_trial(engine, self.task(tmp_path), options,
+                         _after_split=after_split).results["split"]
+
+    def test_carried_tree_is_recorded(self, engine: Engine, tmp_path: Path) -> None:
+        """The verdict records each carried directory's manifest digest beside the
+        workspace's (what an attestation then covers)."""
+        body = "mkdir -p /srv/output && echo 42 > /srv/output/result.txt\n"
+        result = self.run(engine, tmp_path, self.carry_policy(tmp_path), body)
+        assert result.verdict == "pass" and result.snapshot is not None, result
+        [tree] = result.snapshot.carried
+        assert (tree.path, tree.entries, tree.bytes) == ("/srv/output", 2, 3)
+        expected = M.Manifest.from_entries([
+            M.Entry(path=".", type="dir", mode=0o755, uid=0, gid=0),
+            M.Entry(path="result.txt", type="file", mode=0o644, uid=0, gid=0, size=3,
+                    sha256=hashlib.sha256(b"42\n").hexdigest())])
+        assert tree.root_digest == expected.root_digest
+        assert result.to_json()["snapshot"]["carried"][0]["path"] == "/srv/output"
+
+    def test_attestation_covers_carried_tree(self, engine: Engine, tmp_path: Path,
+                                             capsys: pytest.CaptureFixture[str]) -> None:
+        """A signed verdict under a carrying policy names each carried directory as a further
+        subject, with the digest the verdict recorded."""
+        self.carry_policy(tmp_path)
+        agent = write_agent(tmp_path, "mkdir -p /srv/output && echo 42 > /srv/output/r.txt\n")
+        task = self.task(tmp_path)
+        assert main(["keygen", str(tmp_path / "signer")]) == EXIT_PASS
+        envelope = tmp_path / "verdict.intoto.json"
+        main(["run", task.path, "--agent-script", str(agent), "--policy",
+              str(tmp_path / "carry.toml"), "--json", "--sign", str(tmp_path / "signer.key"),
+              "--attest", str(envelope)])
+        result = json.loads(capsys.readouterr().out)
+        assert main(["attest", "verify", str(envelope), "--pubkey",
+                     str(tmp_path / "signer.pub"), "--json"]) == EXIT_PASS
+        verified = json.loads(capsys.readouterr().out)
+        [tree] = result["snapshot"]["carried"]
+        assert verified["carried"] == [{"path": "/srv/output", "digest": tree["root_digest"]}]
+        assert verified["subject"]["digest"] == result["snapshot"]["root_digest"]
+
+    def test_export_and_regrade_warn_carried_trees_are_left_out(
+            self, engine: Engine, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+        """Snapshot files hold the workspace only: exporting a kept trial that carried a
+        directory warns, and so does regrading it, whose verdict then lacks the directory."""
+        self.carry_policy(tmp_path)
+        agent = write_agent(tmp_path, "mkdir -p /srv/output && echo 42 > "
+                                      "/srv/output/result.txt\n")
+        task = self.task(tmp_path)
+        policy = str(tmp_path / "carry.toml")
+        code = main(["run", task.path, "--agent-script", str(agent), "--policy", policy,
+                     "--json", "--keep"])
+        out, err = capsys.readouterr()
+        trial_id = json.loads(out)["trial_id"]
+        snapshot = tmp_path / "snap.tar.gz"
+        try:
+            assert code == EXIT_PASS, err
+            assert main(["snapshot", "export", trial_id, "-o", str(snapshot)]) == EXIT_PASS
+            err = capsys.readouterr().err
+            assert "warning: the trial also carried directories outside its workspace" in err
+        finally:
+            assert main(["gc", "--trial", trial_id, "--all"]) == EXIT_PASS
+        capsys.readouterr()
+        code = main(["regrade", str(snapshot), task.path, "--policy", policy])
+        err = capsys.readouterr().err
+        assert "warning: carried directories (/srv/output) are not part of snapshot files" in err
+        assert code == EXIT_FAIL, err  # the test finds no /srv/output/result.txt
+
+    def test_carried_tree_modified_during_verification_is_error(self, engine: Engine,
+                                                                 tmp_path: Path) -> None:
+        """A carried directory that changes between verification and the re-check makes the
+        verdict `error`, naming the directory and the path (test-only hook)."""
+        def tamper(eng: Engine, snap: snapshots.Snapshot) -> None:
+            trial_id = snap.volume.split("-")[1]
+            c = eng.create_container("fcv/busybox:latest", ["true"], entrypoint=[],
+                                     name=f"{L.resource_name(trial_id, 'probe')}-tamper",
+                                     labels=L.trial_labels(trial_id, "probe"),
+                                     host_config=Hardening().host_config(),
+                                     mounts=[VolumeMount(volume=L.resource_name(trial_id,
+                                                                                "carry") + "-0",
+                                                         target="/w")])
+            try:
+                eng.put_archive(c, "/w", archive.file_tar("result.txt", b"43\n"))
+            finally:
+                eng.remove_container(c)
+
+        body = "mkdir -p /srv/output && echo 42 > /srv/output/result.txt\n"
+        result = self.run(engine, tmp_path, self.carry_policy(tmp_path), body,
+                          after_split=tamper)
+        assert result.verdict == "error" and result.reward is None, result
+        assert result.error is not None
+        assert result.error.startswith("carried directory /srv/output: snapshot modified "
+                                       "during verification: changed result.txt")
 
     def test_carried_output_is_verified_read_only(self, engine: Engine,
                                                   tmp_path: Path) -> None:

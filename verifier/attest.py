@@ -34,6 +34,9 @@ PAYLOAD_TYPE = "application/vnd.in-toto+json"
 STATEMENT_TYPE = "https://in-toto.io/Statement/v1"
 PREDICATE_TYPE = "https://fcv.dev/verdict/v1"
 SUBJECT_NAME = "workspace-snapshot"
+#: Further subjects, one per directory the policy carried to the verifier (workspace.carry):
+#: this prefix, then the directory's absolute path.
+CARRIED_PREFIX = "carried:"
 VERIFY_SCHEMA = "fcv.attest-verify/v1"
 
 _DIGEST = re.compile(r"(?:sha256:)?([0-9a-f]{64})")
@@ -141,6 +144,8 @@ class AttestInputs:
     policy_digest: str = attrs.field(validator=_digest_validator)
     #: Options that change a verdict: threshold, workspace (ro|scratch), mitigations.
     options: Mapping[str, Any] = attrs.field(factory=dict)
+    #: (absolute path, root digest) of each directory carried to the verifier.
+    carried: tuple[tuple[str, str], ...] = ()
     fcv_version: str = attrs.field(factory=fcv_version)
     #: RFC 3339 UTC time of signing.
     attested_at: str = attrs.field(factory=lambda: datetime.datetime.now(datetime.UTC)
@@ -172,8 +177,11 @@ def build_statement(result: TrialResult, inputs: AttestInputs) -> dict[str, Any]
         "fcv": {"version": inputs.fcv_version},
         "attested_at": inputs.attested_at,
     }
+    subjects = [{"name": SUBJECT_NAME, "digest": _digest_set(inputs.snapshot_digest)}]
+    subjects += [{"name": CARRIED_PREFIX + path, "digest": _digest_set(digest)}
+                 for path, digest in inputs.carried]
     return {"_type": STATEMENT_TYPE,
-            "subject": [{"name": SUBJECT_NAME, "digest": _digest_set(inputs.snapshot_digest)}],
+            "subject": subjects,
             "predicateType": PREDICATE_TYPE,
             "predicate": predicate}
 
@@ -210,6 +218,9 @@ class Attestation:
     #: Whether a snapshot was given and its recomputed root digest matched the subject.
     snapshot_checked: bool
     predicate: Mapping[str, Any]
+    #: (absolute path, "sha256:<hex>") of each carried directory the verdict also covers;
+    #: snapshot files hold the workspace only, so these are never checked against one.
+    carried: tuple[tuple[str, str], ...] = ()
 
     @property
     def task(self) -> str:
@@ -232,6 +243,7 @@ class Attestation:
     def to_json(self) -> dict[str, Any]:
         return {"schema": VERIFY_SCHEMA, "valid": True, "keyid": self.keyid,
                 "subject": {"name": SUBJECT_NAME, "digest": self.subject_digest},
+                "carried": [{"path": path, "digest": digest} for path, digest in self.carried],
                 "snapshot_checked": self.snapshot_checked,
                 "predicate_type": PREDICATE_TYPE, "predicate": dict(self.predicate)}
 
@@ -248,6 +260,8 @@ class Attestation:
             f"  policy    {name} ({digest})",
             f"  image     {self.predicate['image']['id']}",
             f"  snapshot  {self.subject_digest}: {snapshot}",
+            *(f"  carried   {path} {digest}: not checked (snapshot files hold the "
+              "workspace only)" for path, digest in self.carried),
             f"  signed    {self.predicate['attested_at']} by fcv {self.predicate['fcv']['version']}",
         ])
 
@@ -265,17 +279,20 @@ def verify_attestation(data: bytes, public_key: Ed25519PublicKey, *,
     payload = dsse.verify(envelope, public_key, payload_type=PAYLOAD_TYPE)
     dsse.check_canonical(data, envelope)
     statement = dsse.strict_json(payload, what="the payload", check="statement")
-    subject, predicate = _check_statement(statement)
+    subject, carried, predicate = _check_statement(statement)
     if snapshot_digest is not None and _digest(snapshot_digest) != subject:
         raise AttestationInvalid("subject", f"the attestation is for snapshot {subject}, but "
                                  f"the given snapshot's root digest is "
                                  f"{_digest(snapshot_digest)}")
     return Attestation(keyid=envelope.keyid, subject_digest=subject,
-                       snapshot_checked=snapshot_digest is not None, predicate=predicate)
+                       snapshot_checked=snapshot_digest is not None, predicate=predicate,
+                       carried=carried)
 
 
-def _check_statement(statement: Any) -> tuple[str, dict[str, Any]]:
-    """(subject digest, predicate) of a statement, or AttestationInvalid ``statement``."""
+def _check_statement(statement: Any) -> tuple[str, tuple[tuple[str, str], ...],
+                                               dict[str, Any]]:
+    """(subject digest, carried directories, predicate) of a statement, or
+    AttestationInvalid ``statement``."""
     doc = _object(statement, "statement")
     dsse.exact_keys(doc, {"_type", "subject", "predicateType", "predicate"},
                     where="statement", check="statement")
@@ -284,14 +301,26 @@ def _check_statement(statement: Any) -> tuple[str, dict[str, Any]]:
     if doc["predicateType"] != PREDICATE_TYPE:
         _bad("predicateType", f"expected {PREDICATE_TYPE!r}, got {doc['predicateType']!r}")
     subjects = doc["subject"]
-    if not isinstance(subjects, list) or len(subjects) != 1:
-        _bad("subject", "expected a list of exactly one subject")
-    subject = _object(subjects[0], "subject[0]")
-    dsse.exact_keys(subject, {"name", "digest"}, where="subject[0]", check="statement")
-    digest = _sha256(subject["digest"], "subject[0].digest")
+    if not isinstance(subjects, list) or not subjects:
+        _bad("subject", "expected a non-empty list of subjects")
+    digests: list[tuple[str, str]] = []
+    for i, item in enumerate(subjects):
+        subject = _object(item, f"subject[{i}]")
+        dsse.exact_keys(subject, {"name", "digest"}, where=f"subject[{i}]", check="statement")
+        name = _string(subject["name"], f"subject[{i}].name")
+        if i == 0 and name != SUBJECT_NAME:
+            _bad("subject[0].name", f"expected {SUBJECT_NAME!r}, got {name!r}")
+        if i > 0:
+            path = name.removeprefix(CARRIED_PREFIX)
+            if (name == path or not path.startswith("/")
+                    or any(p == path for p, _ in digests[1:])):
+                _bad(f"subject[{i}].name", f"expected a distinct '{CARRIED_PREFIX}/absolute/"
+                                           f"path', got {name!r}")
+            name = path
+        digests.append((name, "sha256:" + _sha256(subject["digest"], f"subject[{i}].digest")))
     predicate = _object(doc["predicate"], "predicate")
     _check_predicate(predicate)
-    return "sha256:" + digest, predicate
+    return digests[0][1], tuple(digests[1:]), predicate
 
 
 _PREDICATE_KEYS = {"task", "image", "policy", "trial", "verdict", "reward", "rewards", "error",
@@ -390,10 +419,12 @@ class Signing:
         if snapshot_digest is None or result.task_image is None:
             raise VerificationError("nothing to attest: the trial recorded no snapshot root digest"
                              + ("" if result.task_image else " (it ended before the snapshot)"))
+        carried = result.snapshot.carried if result.snapshot is not None else ()
         return AttestInputs(snapshot_digest=snapshot_digest, task_digest=self.task_digest,
                             test_sh_digest=self.test_sh_digest, image_id=result.task_image,
                             policy_name=policy_name, policy_digest=policy_digest,
-                            options=options)
+                            options=options,
+                            carried=tuple((c.path, c.root_digest) for c in carried))
 
     def write(self, result: TrialResult, inputs: AttestInputs) -> str:
         """Sign and write the envelope to FILE atomically; returns the keyid."""

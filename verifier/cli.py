@@ -123,6 +123,13 @@ def _add_mitigation_args(p: argparse.ArgumentParser) -> None:
                         "needing a plugin must load it with -p)")
 
 
+def _add_attest_args(p: argparse.ArgumentParser, what: str = "the split verdict") -> None:
+    g = p.add_argument_group(f"attestation of {what} (docs/attestation.md)")
+    g.add_argument("--sign", metavar="KEY", help="Ed25519 private key (fcv keygen) to sign with")
+    g.add_argument("--attest", metavar="FILE",
+                   help=f"write {what}, signed (an in-toto statement in a DSSE envelope), here")
+
+
 def _add_limit_args(p: argparse.ArgumentParser) -> None:
     _add_policy_arg(p)
     p.add_argument("--max-files", type=int, default=None,
@@ -163,10 +170,7 @@ def build_parser() -> argparse.ArgumentParser:
                      help="split (default): pristine verifier over the read-only snapshot; "
                           "same: Harbor's shared mode inside the agent's own container")
     _add_agent_args(run)
-    g = run.add_argument_group("attestation (split verdict only; docs/attestation.md)")
-    g.add_argument("--sign", metavar="KEY", help="Ed25519 private key (fcv keygen) to sign with")
-    g.add_argument("--attest", metavar="FILE",
-                   help="write the signed verdict (in-toto statement in a DSSE envelope) here")
+    _add_attest_args(run)
 
     cmp = sub.add_parser("compare", help="both verdicts from one agent run, side by side",
                          description="Run the agent once, freeze and snapshot it, then produce "
@@ -174,6 +178,7 @@ def build_parser() -> argparse.ArgumentParser:
                                      "state. Exit 0 unless either verdict is error (3).")
     cmp.add_argument("task", help="Harbor task directory")
     _add_agent_args(cmp)
+    _add_attest_args(cmp)
 
     suite = sub.add_parser(
         "suite", help="run a corpus of attack and honest cases, check every expectation",
@@ -249,6 +254,7 @@ def build_parser() -> argparse.ArgumentParser:
     reg.add_argument("--json", action="store_true", help="print one fcv.regrade/v1 document")
     _add_limit_args(reg)
     _add_mitigation_args(reg)
+    _add_attest_args(reg, what="the new verdict")
 
     img = sub.add_parser("images", help="local base images (no registry)")
     img_sub = img.add_subparsers(dest="images_command", required=True, parser_class=_Parser)
@@ -377,20 +383,28 @@ def _run(args: argparse.Namespace) -> int:
         print(format_table(comparison), file=sys.stderr)
         if args.json:
             print(json.dumps(comparison.to_json(), indent=2))
-        return comparison.exit_code
+        return _attested(signing, trial.results["split"], options, comparison.exit_code)
     result = trial.results[args.mode]
     reward = "" if result.reward is None else f" (reward {result.reward:g})"
     reason = f": {result.error}" if result.error else ""
     _status(f"verdict {result.verdict.upper()}{reward}{reason}")
     if args.json:
         print(json.dumps(result.to_json(), indent=2))
-    if signing is not None:
-        try:
-            _write_attestation(signing, result, options, args.attest)
-        except FcvError as e:
-            print(f"fcv: error: no attestation written: {e.diagnostics()}", file=sys.stderr)
-            return EXIT_ERROR
-    return result.exit_code
+    return _attested(signing, result, options, result.exit_code)
+
+
+def _attested(signing: attest.Signing | None, result: TrialResult, options: TrialOptions,
+              code: int) -> int:
+    """``code``, after writing the attestation of ``result`` if asked (--sign/--attest);
+    :data:`EXIT_ERROR` when it cannot be written (the verdict was printed all the same)."""
+    if signing is None:
+        return code
+    try:
+        _write_attestation(signing, result, options)
+    except FcvError as e:
+        print(f"fcv: error: no attestation written: {e.diagnostics()}", file=sys.stderr)
+        return EXIT_ERROR
+    return code
 
 
 def _check_logs_dir(path: str) -> None:
@@ -423,18 +437,21 @@ def _write_logs(path: str, trial: Trial) -> None:
 
 def _signing(args: argparse.Namespace, task: Task) -> attest.Signing | None:
     """--sign/--attest checked (the key loads, the task digests) before anything runs."""
-    if args.command != "run" or (args.sign is None and args.attest is None):
+    if args.sign is None and args.attest is None:
         return None
     if args.sign is None or args.attest is None:
         raise UsageError("--sign KEY and --attest FILE go together")
-    if args.mode != "split":
+    if args.command == "run" and args.mode != "split":
         raise UsageError("--sign/--attest attest the split verdict only; drop them or use "
                          "--mode split")
+    warning = keys.exposure(args.sign)
+    if warning:
+        _status(f"warning: {warning}")
     return attest.Signing.prepare(key_path=args.sign, out=args.attest, task=task)
 
 
-def _write_attestation(signing: attest.Signing, result: TrialResult, options: TrialOptions,
-                       path: str) -> None:
+def _write_attestation(signing: attest.Signing, result: TrialResult,
+                       options: TrialOptions) -> None:
     policy_name, policy_digest = attest_seams.policy_identity(result)
     inputs = signing.inputs(
         result, snapshot_digest=attest_seams.snapshot_root_digest(result),
@@ -443,7 +460,7 @@ def _write_attestation(signing: attest.Signing, result: TrialResult, options: Tr
                                        workspace=options.workspace,
                                        mitigations=options.mitigations))
     keyid = signing.write(result, inputs)
-    _status(f"attestation written to {path} (keyid {keyid})")
+    _status(f"attestation written to {signing.out} (keyid {keyid})")
 
 
 def _keygen(args: argparse.Namespace) -> int:
@@ -507,6 +524,14 @@ def _snapshot(args: argparse.Namespace) -> int:
         with signals_as_interrupts():
             if args.snapshot_command == "export":
                 volume = SF.find_volume(engine, args.source)
+                carried = ", ".join(_carried_paths(result))
+                if not carried and volume != args.source and any(
+                        "-carry-" in v for v in engine.list_labelled(args.source)["volumes"]):
+                    carried = "directories outside its workspace"
+                if carried:
+                    _status(f"warning: the trial also carried {carried} to its verifier "
+                            "(workspace.carry); snapshot files hold the workspace only, so a "
+                            "regrade of this file does not see them")
                 _status(f"exporting volume {volume} to {args.output}")
                 m = SF.export_volume(engine, volume, args.output, trial_id=trial_id,
                                      result=result)
@@ -533,8 +558,18 @@ def _snapshot(args: argparse.Namespace) -> int:
         engine.close()
 
 
+def _carried_paths(result: Any) -> list[str]:
+    """The carried directories a trial document records (``snapshot.carried[].path``)."""
+    snapshot = result.get("snapshot") if isinstance(result, dict) else None
+    carried = snapshot.get("carried") if isinstance(snapshot, dict) else None
+    if not isinstance(carried, list):
+        return []
+    return [str(c["path"]) for c in carried if isinstance(c, dict) and "path" in c]
+
+
 def _regrade(args: argparse.Namespace) -> int:
     task = _load_task(args.task)
+    signing = _signing(args, task)
     old = _read_json(args.old_result, "the old trial result") if args.old_result else None
     policy = _load_policy(args.policy)
     options = TrialOptions.from_policy(policy, agent=AgentSpec(kind="none"),
@@ -548,13 +583,17 @@ def _regrade(args: argparse.Namespace) -> int:
     finally:
         engine.close()
     new = outcome.new
+    if _carried_paths(outcome.old) or policy.carry:
+        paths = ", ".join(_carried_paths(outcome.old) or policy.carry)
+        _status(f"warning: carried directories ({paths}) are not part of snapshot files; the "
+                "new verdict was computed on the workspace alone")
     before = (outcome.old or {}).get("verdict", "unknown")
     reason = f": {new.error}" if new.error else ""
     _status(f"old verdict {str(before).upper()}, new verdict {new.verdict.upper()}{reason} "
             f"(snapshot {outcome.root_digest})")
     if args.json:
         print(json.dumps(outcome.to_json(), indent=2))
-    return new.exit_code
+    return _attested(signing, new, options, new.exit_code)
 
 
 def _suite(args: argparse.Namespace) -> int:

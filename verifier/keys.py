@@ -97,6 +97,20 @@ def load_private_key(path: str) -> Ed25519PrivateKey:
     return key
 
 
+def exposure(path: str) -> str | None:
+    """Why the private key file at ``path`` may be exposed (readable or writable beyond its
+    owner, as ``ssh`` would complain), or None. Signing goes on: the key may already be out,
+    and refusing would not bring it back, but the operator should know."""
+    try:
+        mode = os.stat(path).st_mode & 0o777
+    except OSError:
+        return None  # loading the key reports a missing or unreadable file
+    if mode & 0o077:
+        return (f"{path}: the signing key is accessible to group or others (mode {mode:04o}); "
+                f"anyone who can read it can sign verdicts: chmod 600 {path}")
+    return None
+
+
 def load_public_key(path: str) -> Ed25519PublicKey:
     """The Ed25519 public key in the PEM file at ``path``.
 

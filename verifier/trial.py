@@ -44,7 +44,7 @@ from verifier.policy import Policy
 from verifier.rewards import VerifierLogs
 from verifier.same import verify_same
 from verifier.task import Task, resolve_env
-from verifier.verdict import Finding, PhaseRecord, SnapshotRecord, TrialResult
+from verifier.verdict import CarriedRecord, Finding, PhaseRecord, SnapshotRecord, TrialResult
 
 AGENT_KINDS = ("oracle", "none", "script")
 WORKSPACE_MODES = ("ro", "scratch")
@@ -508,21 +508,66 @@ def snapshot_manifest(engine: Engine, volume: str, *,
         return None, f"could not compute the snapshot manifest: {e.diagnostics()}"
 
 
-def record(m: manifest.Manifest) -> SnapshotRecord:
-    return SnapshotRecord(root_digest=m.root_digest, entries=m.files, bytes=m.bytes)
+@attrs.frozen(kw_only=True)
+class CarriedManifest:
+    """A carried directory's volume and its manifest, taken before verification."""
+
+    path: str
+    volume: str
+    manifest: manifest.Manifest
+
+
+def carried_manifests(engine: Engine, carried: Iterable[snapshots.Carried], *, trial_id: str,
+                      max_files: int | None
+                      ) -> tuple[list[CarriedManifest], str | None, list[Finding]]:
+    """The manifest of each carried directory (like the workspace's: streamed from a
+    never-started container, stopping past ``max_files``), or why one could not be computed,
+    and a ``file-limit-exceeded`` finding for a tree past the limit."""
+    out: list[CarriedManifest] = []
+    for tree in carried:
+        try:
+            m = manifest.of_volume(engine, tree.volume, trial_id=trial_id,
+                                   max_entries=max_files)
+        except manifest.TooManyEntries:
+            return out, None, [F.finding("file-limit-exceeded", tree.path,
+                                         f"more than {max_files} entries in the carried "
+                                         f"directory {tree.path} (snapshot.max_files); the "
+                                         "snapshot is not verified")]
+        except FcvError as e:
+            return out, (f"could not compute the manifest of the carried directory "
+                         f"{tree.path}: {e.diagnostics()}"), []
+        out.append(CarriedManifest(path=tree.path, volume=tree.volume, manifest=m))
+    return out, None, []
+
+
+def record(m: manifest.Manifest, carried: Iterable[CarriedManifest] = ()) -> SnapshotRecord:
+    return SnapshotRecord(root_digest=m.root_digest, entries=m.files, bytes=m.bytes,
+                          carried=tuple(CarriedRecord(path=c.path,
+                                                      root_digest=c.manifest.root_digest,
+                                                      entries=c.manifest.files,
+                                                      bytes=c.manifest.bytes)
+                                        for c in carried))
 
 
 def recheck_snapshot(engine: Engine, result: TrialResult, before: manifest.Manifest | None,
-                     *, volume: str, trial_id: str, manifest_error: str | None) -> TrialResult:
-    """The split verdict after re-reading the snapshot's manifest: ``error`` when the
-    snapshot differs from the one taken before verification (naming the first differing
-    paths), or when either manifest could not be computed. Fail closed: an unverifiable
-    snapshot never keeps a pass."""
+                     *, volume: str, trial_id: str, manifest_error: str | None,
+                     carried: Iterable[CarriedManifest] = ()) -> TrialResult:
+    """The split verdict after re-reading the snapshot's manifest, and each carried
+    directory's: ``error`` when one differs from the one taken before verification (naming
+    the first differing paths), or when a manifest could not be computed. Fail closed: an
+    unverifiable snapshot never keeps a pass."""
     reason = manifest_error
-    if before is not None:
+    if before is not None and reason is None:
         after, reason = snapshot_manifest(engine, volume, trial_id=trial_id)
         if after is not None:
             reason = manifest.check_unchanged(before, after)
+        for tree in carried:
+            if reason is not None:
+                break
+            after, reason = snapshot_manifest(engine, tree.volume, trial_id=trial_id)
+            if after is not None:
+                changed = manifest.check_unchanged(tree.manifest, after)
+                reason = changed and f"carried directory {tree.path}: {changed}"
     if reason is None:
         return result
     return attrs.evolve(result, verdict="error", error=reason, reward=None, rewards=None)
@@ -589,6 +634,7 @@ def run_trial(engine: Engine, task: Task, options: TrialOptions, *,
                            for path, reason in skipped),
                          *F.from_environment({**image_env, **split_env}, workdir=workdir))
                 before: manifest.Manifest | None = None
+                carried_before: list[CarriedManifest] = []
                 manifest_error: str | None = None
                 if agent.limit is not None:
                     # Over the limit already: scanning the oversized workspace is not needed
@@ -605,6 +651,9 @@ def run_trial(engine: Engine, task: Task, options: TrialOptions, *,
                     before, manifest_error, limit = snapshot_manifest_within(
                         engine, box, snap.volume, trial_id=trial_id,
                         max_files=options.max_files, max_bytes=options.max_bytes)
+                    if carried and not limit and manifest_error is None:
+                        carried_before, manifest_error, limit = carried_manifests(
+                            engine, carried, trial_id=trial_id, max_files=options.max_files)
                     findings = (*limit, *extra)
             except UsageError:
                 raise
@@ -675,14 +724,15 @@ def run_trial(engine: Engine, task: Task, options: TrialOptions, *,
                                                            workdir=workdir)
                         results[mode] = recheck_snapshot(
                             engine, results[mode], before, volume=snap.volume,
-                            trial_id=trial_id, manifest_error=manifest_error)
+                            trial_id=trial_id, manifest_error=manifest_error,
+                            carried=carried_before)
                 except EngineError as e:
                     results[mode] = _result(trial_id, task, mode, options, agent=agent_phase,
                                             verification=None, image=image, findings=settle(),
                                             error=e.diagnostics())
                 progress(f"{mode}: {results[mode].verdict}")
             if before is not None:
-                results = {m: attrs.evolve(r, snapshot=record(before))
+                results = {m: attrs.evolve(r, snapshot=record(before, carried_before))
                            for m, r in results.items()}
             return Trial(trial_id=trial_id, results=results, agent_output=agent_output,
                          verifier_logs=logs)

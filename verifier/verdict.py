@@ -50,16 +50,34 @@ class Finding:
 
 
 @attrs.frozen(kw_only=True)
-class SnapshotRecord:
-    """The snapshot a verdict was computed on: its manifest's root digest (see
-    :mod:`isolation.manifest`), how many entries and how many bytes of file data."""
+class CarriedRecord:
+    """A directory the policy carried to the verifier beside the workspace
+    (``workspace.carry``): its absolute path and its tree's manifest summary."""
 
+    path: str
     root_digest: str
     entries: int
     bytes: int
 
     def to_json(self) -> dict[str, Any]:
-        return {"root_digest": self.root_digest, "entries": self.entries, "bytes": self.bytes}
+        return {"path": self.path, "root_digest": self.root_digest, "entries": self.entries,
+                "bytes": self.bytes}
+
+
+@attrs.frozen(kw_only=True)
+class SnapshotRecord:
+    """The snapshot a verdict was computed on: its manifest's root digest (see
+    :mod:`isolation.manifest`), how many entries and how many bytes of file data, and the
+    same for each carried directory."""
+
+    root_digest: str
+    entries: int
+    bytes: int
+    carried: tuple[CarriedRecord, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        return {"root_digest": self.root_digest, "entries": self.entries, "bytes": self.bytes,
+                "carried": [c.to_json() for c in self.carried]}
 
 
 @attrs.frozen(kw_only=True)
