@@ -25,7 +25,7 @@ from isolation.errors import (
 )
 from tests.strategies import byte_flips
 from tests.tasktools import make_task
-from verifier import attest, attest_seams, dsse, keys
+from verifier import attest, attest_inputs, dsse, keys
 from verifier.cli import main
 from verifier.verdict import Finding, PhaseRecord, TrialResult
 
@@ -312,7 +312,7 @@ class TestCliVerify:
                            monkeypatch: pytest.MonkeyPatch,
                            capsys: pytest.CaptureFixture[str]) -> None:
         """--snapshot recomputes the digest through the seam: match 0, altered byte 1."""
-        monkeypatch.setattr(attest_seams, "digest_of_export", stand_in_digest_of_export)
+        monkeypatch.setattr(attest_inputs, "digest_of_export", stand_in_digest_of_export)
         snapshot = tmp_path / "snap.tar.gz"
         snapshot.write_bytes(b"snapshot bytes")
         inputs = attrs.evolve(INPUTS, snapshot_digest=stand_in_digest_of_export(str(snapshot)))

@@ -28,7 +28,7 @@ from isolation.errors import (
     FcvError,
     UsageError,
 )
-from verifier import attest, attest_seams, doctor, dsse, images, keys, suite
+from verifier import attest, attest_inputs, doctor, dsse, images, keys, suite
 from verifier import policy as policy_mod
 from verifier import regrade as regrading
 from verifier.task import Task
@@ -452,9 +452,9 @@ def _signing(args: argparse.Namespace, task: Task) -> attest.Signing | None:
 
 def _write_attestation(signing: attest.Signing, result: TrialResult,
                        options: TrialOptions) -> None:
-    policy_name, policy_digest = attest_seams.policy_identity(result)
+    policy_name, policy_digest = attest_inputs.policy_identity(result)
     inputs = signing.inputs(
-        result, snapshot_digest=attest_seams.snapshot_root_digest(result),
+        result, snapshot_digest=attest_inputs.snapshot_root_digest(result),
         policy_name=policy_name, policy_digest=policy_digest,
         options=attest.verdict_options(threshold=options.threshold,
                                        workspace=options.workspace,
@@ -482,7 +482,7 @@ def _attest_verify(args: argparse.Namespace) -> int:
     if args.snapshot is not None:
         if not os.path.isfile(args.snapshot):
             raise UsageError(f"{args.snapshot}: snapshot file does not exist")
-        snapshot = attest_seams.digest_of_export(args.snapshot)
+        snapshot = attest_inputs.digest_of_export(args.snapshot)
     try:
         verified = attest.verify_attestation(data, public_key, snapshot_digest=snapshot)
     except AttestationInvalid as e:
