@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
 
 from isolation.engine import Engine
+from isolation.errors import EXIT_FAIL, EXIT_PASS
+from tests.tasktools import make_task
 from verifier import readme, suite
+from verifier.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT / "corpus"
@@ -41,6 +45,50 @@ class TestCorpusShape:
         wrong = [c.name for c in cases() if c.kind == "honest"
                  and (c.expect_split != {"pass"}) != c.split_incompatible]
         assert wrong == []
+
+
+    def test_policy_overrides_name_shipped_policies(self) -> None:
+        """Every [policy.NAME] table names a shipped policy (a typo would never apply)."""
+        shipped = {p.stem for p in (ROOT / "policies").glob("*.toml")}
+        named = {(c.name, name) for c in cases() for name in c.overrides}
+        assert {n for _, n in named} <= shipped - {"default"}, named
+
+    def test_strict_expects_no_new_split_pass(self) -> None:
+        """strict is at least as strong as default: under it, too, no non-residual attack
+        may expect a split pass."""
+        lax = [c.name for c in cases() if c.kind == "attack" and not c.residual
+               and ({"pass", "any"} & c.under("strict").expect_split)]
+        assert lax == []
+
+
+@pytest.mark.engine
+def test_suite_checks_the_policy_expectations(engine: Engine, tmp_path: Path,
+                                              capsys: pytest.CaptureFixture[str]) -> None:
+    """`fcv suite --policy P` checks each case against its [policy.P] table when it has one:
+    an honest case that a stricter threshold fails is a violation without the table and
+    holds with it, its reason reported."""
+    policy = tmp_path / "high-bar.toml"
+    policy.write_text('schema = "fcv.policy/v1"\nname = "high-bar"\n[verdict]\n'
+                      "threshold = 2.0\n")
+    case = tmp_path / "honest" / "h"
+    case.mkdir(parents=True)
+    make_task(case, "task", dockerfile=None, toml=(
+        '[environment]\ndocker_image = "fcv/busybox:latest"\nworkdir = "/app"\n'
+        "[verifier]\ntimeout_sec = 60\n[agent]\ntimeout_sec = 60\n"))
+    base = 'title = "h"\nexpect_same = "pass"\nexpect_split = "pass"\n'
+    (case / "case.toml").write_text(base)
+    report = tmp_path / "report.json"
+    assert main(["suite", str(tmp_path / "honest"), "--policy", str(policy),
+                 "--json", str(report)]) == EXIT_FAIL
+    assert "split verdict fail" in capsys.readouterr().err
+    (case / "case.toml").write_text(base + '[policy.high-bar]\nexpect_same = "fail"\n'
+                                           'expect_split = "fail"\n'
+                                           'reason = "reward 1 is below threshold 2"\n')
+    assert main(["suite", str(tmp_path / "honest"), "--policy", str(policy),
+                 "--json", str(report)]) == EXIT_PASS
+    [result] = json.loads(report.read_text())["results"]
+    assert (result["split"], result["expect_reason"]) == ("fail",
+                                                          "reward 1 is below threshold 2")
 
 
 @pytest.mark.engine

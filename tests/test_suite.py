@@ -69,6 +69,38 @@ class TestCase:
         with pytest.raises(UsageError, match=rf"case\.toml: .*{field}"):
             suite.Case.from_dir(str(path))
 
+    def test_policy_override(self, tmp_path: Path) -> None:
+        """A [policy.NAME] table changes the expectations under that policy only, with its
+        reason; fields it leaves out keep the base value."""
+        path = write_case(tmp_path / "attacks", "o", ATTACK + (
+            '[policy.strict]\nexpect_same = "error"\nfindings = ["fifo"]\n'
+            'reason = "gVisor kills the sandbox"\n'))
+        case = suite.Case.from_dir(str(path))
+        assert case.under("default") is case and case.override_reason is None
+        strict = case.under("strict")
+        assert strict.expect_same == frozenset({"error"})
+        assert strict.expect_split == frozenset({"fail"}) and strict.findings == ("fifo",)
+        assert strict.override_reason == "gVisor kills the sandbox"
+        assert suite.check(strict, verdicts("error", "fail", codes=("fifo",))) == []
+        assert suite.check(case, verdicts("error", "fail")) == [
+            "same verdict error (e), expected pass"]
+
+    @pytest.mark.parametrize(("table", "message"), [
+        ('[policy.strict]\nexpect_split = "pass"\n', r"policy\.strict\.reason: required"),
+        ('[policy.strict]\nreason = "r"\n', "changes nothing"),
+        ('[policy.strict]\nexpect_split = "maybe"\nreason = "r"\n',
+         r"policy\.strict\.expect_split"),
+        ('[policy.strict]\nresidual = true\nreason = "r"\n', r"unknown keys \['residual'\]"),
+        ('[policy.strict]\nfindings = ["nope"]\nreason = "r"\n', r"policy\.strict\.findings"),
+        ('[policy.Strict]\nexpect_split = "pass"\nreason = "r"\n', r"policy\.Strict"),
+        ('policy = "strict"\n', "expected tables"),
+    ])
+    def test_bad_override_named(self, tmp_path: Path, table: str, message: str) -> None:
+        """A malformed override names the file and the dotted field."""
+        path = write_case(tmp_path / "attacks", "bad", ATTACK + table)
+        with pytest.raises(UsageError, match=rf"case\.toml: .*{message}"):
+            suite.Case.from_dir(str(path))
+
     def test_bad_expectation(self, tmp_path: Path) -> None:
         """An expectation outside pass/fail/error/any is refused."""
         path = write_case(tmp_path / "attacks", "bad", ATTACK.replace('"fail"', '"maybe"'))

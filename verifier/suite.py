@@ -9,6 +9,7 @@ engine, and the Markdown table is deterministic (no timings) so the README can e
 from __future__ import annotations
 
 import os
+import re
 import threading
 import time
 import tomllib
@@ -42,7 +43,10 @@ THREAT_CLASSES = {
 }
 _KEYS = {"title", "kind", "threat", "row", "reference", "expect_same", "expect_split",
          "residual", "task", "agent", "workspace", "snapshot", "findings",
-         "split_incompatible"}
+         "split_incompatible", "policy"}
+#: What a ``[policy.NAME]`` table may change, and the reason it must give.
+_OVERRIDE_KEYS = {"expect_same", "expect_split", "findings", "reason"}
+_POLICY_NAME = re.compile(r"[a-z0-9][a-z0-9._-]*")
 
 
 def _expectation(source: str, key: str, value: object) -> frozenset[str]:
@@ -52,6 +56,58 @@ def _expectation(source: str, key: str, value: object) -> frozenset[str]:
         raise UsageError(f"{source}: {key}: expected one of {list(EXPECTATIONS)} or a list of "
                          f"them, got {value!r}")
     return frozenset(values)
+
+
+@attrs.frozen(kw_only=True)
+class Override:
+    """A case's expectations under one named policy (a ``[policy.NAME]`` table), where that
+    policy changes an outcome on purpose or by a known limit; ``reason`` says which."""
+
+    reason: str
+    expect_same: frozenset[str] | None = None
+    expect_split: frozenset[str] | None = None
+    findings: tuple[str, ...] | None = None
+
+
+def _findings(source: str, key: str, codes: object) -> tuple[str, ...]:
+    if not isinstance(codes, list) or not all(isinstance(c, str) for c in codes):
+        raise UsageError(f"{source}: {key}: expected a list of finding codes")
+    from verifier.findings import CODES
+    bad = sorted(set(codes) - set(CODES))
+    if bad:
+        raise UsageError(f"{source}: {key}: unknown codes {bad}; known: {sorted(CODES)}")
+    return tuple(codes)
+
+
+def _overrides(source: str, tables: object) -> dict[str, Override]:
+    if not isinstance(tables, dict):
+        raise UsageError(f"{source}: policy: expected tables [policy.NAME]")
+    out: dict[str, Override] = {}
+    for name, table in tables.items():
+        where = f"policy.{name}"
+        if not _POLICY_NAME.fullmatch(name) or not isinstance(table, dict):
+            raise UsageError(f"{source}: {where}: expected a table named after a policy "
+                             "(lowercase letters, digits, '.', '_', '-')")
+        unknown = sorted(set(table) - _OVERRIDE_KEYS)
+        if unknown:
+            raise UsageError(f"{source}: {where}: unknown keys {unknown}; allowed: "
+                             f"{sorted(_OVERRIDE_KEYS)}")
+        reason = table.get("reason")
+        if not isinstance(reason, str) or not reason.strip():
+            raise UsageError(f"{source}: {where}.reason: required: why this policy changes "
+                             "the outcome")
+        if set(table) == {"reason"}:
+            raise UsageError(f"{source}: {where}: changes nothing (give expect_same, "
+                             "expect_split or findings)")
+        out[name] = Override(
+            reason=reason.strip(),
+            expect_same=(_expectation(source, f"{where}.expect_same", table["expect_same"])
+                         if "expect_same" in table else None),
+            expect_split=(_expectation(source, f"{where}.expect_split", table["expect_split"])
+                          if "expect_split" in table else None),
+            findings=(_findings(source, f"{where}.findings", table["findings"])
+                      if "findings" in table else None))
+    return out
 
 
 @attrs.frozen(kw_only=True)
@@ -74,6 +130,22 @@ class Case:
     snapshot: str = "volume"
     findings: tuple[str, ...] = ()
     split_incompatible: bool = False
+    #: Expectations under named policies, where they differ from the default policy's.
+    overrides: dict[str, Override] = attrs.field(factory=dict)
+    #: The reason of the override in effect (see :meth:`under`), None for the base case.
+    override_reason: str | None = None
+
+    def under(self, policy: str) -> Case:
+        """This case with the expectations of ``policy`` (the base ones when it has no
+        ``[policy.NAME]`` table)."""
+        o = self.overrides.get(policy)
+        if o is None:
+            return self
+        return attrs.evolve(
+            self, override_reason=o.reason,
+            expect_same=o.expect_same if o.expect_same is not None else self.expect_same,
+            expect_split=o.expect_split if o.expect_split is not None else self.expect_split,
+            findings=o.findings if o.findings is not None else self.findings)
 
     @classmethod
     def from_dir(cls, path: str, *, root: str | None = None) -> Case:
@@ -142,13 +214,8 @@ class Case:
             raise UsageError(f"{source}: workspace: expected ro or scratch, got {workspace!r}")
         if snapshot not in ("volume", "commit"):
             raise UsageError(f"{source}: snapshot: expected volume or commit, got {snapshot!r}")
-        codes = data.get("findings", [])
-        if not isinstance(codes, list) or not all(isinstance(c, str) for c in codes):
-            raise UsageError(f"{source}: findings: expected a list of finding codes")
-        from verifier.findings import CODES
-        bad = sorted(set(codes) - set(CODES))
-        if bad:
-            raise UsageError(f"{source}: findings: unknown codes {bad}; known: {sorted(CODES)}")
+        codes = _findings(source, "findings", data.get("findings", []))
+        overrides = _overrides(source, data.get("policy", {}))
         name = os.path.relpath(path, root) if root else os.path.basename(path)
         return cls(path=os.path.abspath(path), name=name, kind=kind, title=title,
                    task_dir=task_dir, agent=agent,
@@ -156,7 +223,8 @@ class Case:
                    expect_split=_expectation(source, "expect_split", data["expect_split"]),
                    residual=flag("residual"), threat=threat, row=row,
                    reference=text("reference"), workspace=workspace, snapshot=snapshot,
-                   findings=tuple(codes), split_incompatible=flag("split_incompatible"))
+                   findings=codes, split_incompatible=flag("split_incompatible"),
+                   overrides=overrides)
 
 
 def discover(paths: Iterable[str]) -> list[Case]:
@@ -228,13 +296,16 @@ def check(case: Case, comparison: Comparison | None, error: str | None = None) -
 
 def run_case(engine: Engine, case: Case, *, trial_id: str,
              mitigations: Sequence[str] = (), policy: Policy | None = None) -> Outcome:
+    """Run one case under ``policy`` and check it against that policy's expectations."""
     started = time.monotonic()
+    policy = policy or Policy.load(DEFAULT_POLICY)
+    case = case.under(policy.name)
     comparison: Comparison | None = None
     error: str | None = None
     try:
         task = Task.from_dir(case.task_dir)
         options = TrialOptions.from_policy(
-            policy or Policy.load(DEFAULT_POLICY), agent=case.agent, modes=("split", "same"),
+            policy, agent=case.agent, modes=("split", "same"),
             snapshot_method=case.snapshot, workspace=case.workspace, mitigations=mitigations)
         trial = run_trial(engine, task, options, trial_id=trial_id)
         comparison = Comparison(same=trial.results["same"], split=trial.results["split"])
@@ -334,7 +405,7 @@ def to_json(outcomes: Sequence[Outcome], *, mitigations: Sequence[str] = ()) -> 
         "case": o.case.name, "kind": o.case.kind, "title": o.case.title,
         "threat": o.case.threat, "row": o.case.row, "residual": o.case.residual,
         "expect_same": sorted(o.case.expect_same), "expect_split": sorted(o.case.expect_split),
-        "same": o.same, "split": o.split, "violations": list(o.violations),
+        "expect_reason": o.case.override_reason, "same": o.same, "split": o.split, "violations": list(o.violations),
         "error": o.error, "duration_s": round(o.duration_s, 2),
         "comparison": o.comparison.to_json() if o.comparison else None,
     } for o in outcomes]
@@ -355,6 +426,8 @@ def to_junit(outcomes: Sequence[Outcome]) -> bytes:
             failure.text = "\n".join(o.violations)
         out = ET.SubElement(case, "system-out")
         out.text = (f"{o.case.title}\nsame={o.same} split={o.split}"
+                    + (f"\nexpectations of this policy: {o.case.override_reason}"
+                       if o.case.override_reason else "")
                     + (f"\n{o.comparison.explanation()}" if o.comparison else ""))
     return bytes(ET.tostring(suite, encoding="utf-8", xml_declaration=True))
 
