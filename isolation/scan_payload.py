@@ -48,6 +48,16 @@ def has_pytest_config(path: str) -> bool:
     return any(marker in data for marker in CONFIG_MARKERS)
 
 
+def has_file_capabilities(path: str) -> bool:
+    """Whether a regular file carries file capabilities (the ``security.capability`` extended
+    attribute, what ``setcap`` writes): executing it grants them wherever no_new_privs is off,
+    like a setuid bit. Read without following links; readable by any user."""
+    try:
+        return bool(os.getxattr(path, "security.capability", follow_symlinks=False))
+    except OSError:
+        return False  # none set (ENODATA), or a filesystem without extended attributes
+
+
 def notable(name: str, st: os.stat_result, full: str) -> tuple[str, list[str]]:
     kind = kind_of(st.st_mode)
     reasons: list[str] = []
@@ -59,6 +69,8 @@ def notable(name: str, st: os.stat_result, full: str) -> tuple[str, list[str]]:
         reasons.append("setgid")
     if kind == "file" and st.st_nlink > 1:
         reasons.append("hardlink")
+    if kind == "file" and has_file_capabilities(full):
+        reasons.append("file-capability")
     if name in HOOK_NAMES or name.endswith(".pth"):
         reasons.append("python-hook")
     elif kind in ("file", "dir") and (name[:-3] if name.endswith(".py") else

@@ -3,10 +3,15 @@ honest look-alike does not produce it."""
 
 from __future__ import annotations
 
+import os
+import struct
+from pathlib import Path
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from isolation import scan_payload
 from isolation.engine import DiffEntry
 from isolation.scan import ScanEntry, parse_output
 from verifier import findings as F
@@ -78,6 +83,7 @@ SCAN_CASES = {
                        [entry("lib64", "symlink", target="lib")]),
     "setuid-file": ([entry("s", reasons=("setuid",), mode=0o4755)], [entry("s", mode=0o755)]),
     "setgid-file": ([entry("g", reasons=("setgid",), mode=0o2755)], [entry("g", mode=0o755)]),
+    "file-capability": ([entry("c", reasons=("file-capability",))], [entry("c")]),
     "fifo": ([entry("p", "fifo", reasons=("fifo",))], [entry("p")]),
     "socket": ([entry("s", "socket", reasons=("socket",))], [entry("s")]),
     "device-node": ([entry("d", "char-device", reasons=("char-device",))], [entry("d")]),
@@ -197,3 +203,27 @@ class TestFromEnvironment:
         """PYTHONPATH outside the workspace, or none, is not."""
         assert F.from_environment({"PYTHONPATH": "/opt/lib:/application"}, workdir=W) == []
         assert F.from_environment({}, workdir=W) == []
+
+
+#: A VFS_CAP_REVISION_2 security.capability value: effective, permitted CAP_NET_RAW (13).
+CAP_NET_RAW_EP = struct.pack("<IIIII", 0x02000001, 1 << 13, 0, 0, 0)
+
+
+class TestScanPayloadCapabilities:
+    """The scanner's own check, on this machine's filesystem (what runs inside the scanner
+    container): file capabilities are seen on regular files, never through a link."""
+
+    def test_capable_file_plain_file_and_link(self, tmp_path: Path) -> None:
+        capable, plain, link = tmp_path / "ping", tmp_path / "plain", tmp_path / "link"
+        capable.write_bytes(b"\x7fELF")
+        plain.write_bytes(b"\x7fELF")
+        os.symlink(capable, link)
+        os.setxattr(capable, "security.capability", CAP_NET_RAW_EP)  # needs root
+        assert os.getxattr(capable, "security.capability") == CAP_NET_RAW_EP
+
+        def reasons(path: Path) -> list[str]:
+            return scan_payload.notable(path.name, os.lstat(path), str(path))[1]
+
+        assert "file-capability" in reasons(capable)
+        assert "file-capability" not in reasons(plain)
+        assert reasons(link) == ["symlink"]

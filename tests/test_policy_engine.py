@@ -259,6 +259,48 @@ class TestVerifierContainer:
         assert codes["setuid-file"].fails_verdict == fails
         assert result.policy is not None and result.policy["digest"] == policy.digest
 
+    def test_file_capability_in_workspace(self, engine: Engine, policy: Policy,
+                                          tmp_path: Path) -> None:
+        """An agent holding SETFCAP (Docker's default set: harbor-compat) can give a workspace
+        copy of python3 a file capability (cap_net_raw+ep); the scan reports it, and run by
+        the verifier's unprivileged user it grants that capability unless no-new-privileges
+        is on. Under the other policies the agent cannot set one at all."""
+        agent = write_agent(tmp_path, (
+            "python3 -I -c 'import os, shutil, struct\n"
+            "shutil.copy(\"/usr/bin/python3\", \"/app/capable\")\n"
+            "os.chmod(\"/app/capable\", 0o755)\n"
+            "try:\n"
+            "    os.setxattr(\"/app/capable\", \"security.capability\",\n"
+            "                struct.pack(\"<IIIII\", 0x02000001, 1 << 13, 0, 0, 0))\n"
+            "    print(\"capability set\")\n"
+            "except OSError as e:\n"
+            "    print(\"refused:\", e)'\n"))
+        test_sh = ("#!/bin/sh\n"
+                   "/app/capable -I -c 'import json\n"
+                   "s = dict(l.split(\":\\t\", 1) for l in open(\"/proc/self/status\") "
+                   "if \":\\t\" in l)\n"
+                   "json.dump({\"reward\": 1, \"capeff\": int(s[\"CapEff\"], 16)}, "
+                   "open(\"/logs/verifier/reward.json\", \"w\"))'\n")
+        task = Task.from_dir(str(probe_task(tmp_path, test_sh=test_sh)))
+        options = TrialOptions.from_policy(policy, agent=AgentSpec(kind="script",
+                                                                   script=str(agent)))
+        trial = run_trial(engine, task, options)
+        result = trial.results["split"]
+        a = policy.agent
+        can_set = bool(expected_bounding(a.cap_add, a.cap_drop, a.runtime) & caps(("SETFCAP",)))
+        assert (b"capability set" in trial.agent_output) == can_set, trial.agent_output
+        codes = {f.code: f for f in result.findings}
+        assert ("file-capability" in codes) == can_set, result.findings
+        assert result.rewards is not None, result
+        gained = bool(int(result.rewards["capeff"]) & caps(("NET_RAW",)))
+        h = policy.verifier
+        raw_bound = bool(expected_bounding(h.cap_add, h.cap_drop, h.runtime) & caps(("NET_RAW",)))
+        assert gained == (can_set and not h.no_new_privileges and raw_bound), result.rewards
+        if can_set:
+            fails = "file-capability" in policy.findings.fail_on
+            assert codes["file-capability"].fails_verdict == fails
+            assert result.verdict == ("fail" if fails else "pass")
+
     def test_memory_limit_is_an_error_never_a_pass(self, engine: Engine, policy: Policy,
                                                    tmp_path: Path) -> None:
         """Tests that write reward 1 and then exceed the memory limit give verdict error

@@ -36,6 +36,7 @@ CODES: Mapping[str, tuple[str, str]] = {
     "symlink-escape": ("medium", "a workspace symlink points outside the workspace"),
     "setuid-file": ("high", "a setuid file is in the workspace"),
     "setgid-file": ("medium", "a setgid file is in the workspace"),
+    "file-capability": ("high", "a file in the workspace carries file capabilities"),
     "fifo": ("medium", "a FIFO is in the workspace"),
     "socket": ("medium", "a socket is in the workspace"),
     "device-node": ("high", "a device node is in the workspace"),
@@ -184,6 +185,10 @@ def from_scan(entries: Sequence[ScanEntry], *, workdir: str,
             out.append(finding("setuid-file", shown, f"setuid file (mode {e.mode:o}, uid {e.uid})"))
         if "setgid" in e.reasons:
             out.append(finding("setgid-file", shown, f"setgid file (mode {e.mode:o}, gid {e.gid})"))
+        if "file-capability" in e.reasons:
+            out.append(finding("file-capability", shown,
+                               "file capabilities set (security.capability): executing it "
+                               "grants them wherever no-new-privileges is off"))
         if "hardlink" in e.reasons:
             out.append(finding("hardlink", shown, f"file with {e.nlink} hard links"))
         if "pytest-config" in e.reasons or (
