@@ -7,8 +7,10 @@ from __future__ import annotations
 import json
 import os
 import time
+import uuid
 from pathlib import Path
 
+import docker.errors
 import pytest
 
 from isolation.engine import Engine
@@ -26,6 +28,21 @@ def run_json(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, dict,
     out, err = capsys.readouterr()
     return code, json.loads(out), err
 
+
+
+def built_from(engine: Engine, token: str) -> list[str]:
+    """Images on the engine made by a build step whose command holds ``token``: this test's
+    own steps (every later step of that build is a child of the first, and an image with
+    children cannot be removed), whatever else builds on the same engine meanwhile."""
+    found = []
+    for image in engine.api.images(all=True):
+        try:
+            info = engine.api.inspect_image(image["Id"])
+        except docker.errors.ImageNotFound:
+            continue  # removed meanwhile
+        if token in " ".join((info.get("ContainerConfig") or {}).get("Cmd") or []):
+            found.append(image["Id"])
+    return found
 
 class TestRun:
     def test_logs_dir_keeps_agent_and_verifier_output(self, engine: Engine, tmp_path: Path,
@@ -161,12 +178,12 @@ class TestBadTasks:
     def test_build_failure_names_step(self, engine: Engine, tmp_path: Path,
                                       capsys: pytest.CaptureFixture[str]) -> None:
         """A Dockerfile that fails to build is an error (exit 3) naming the failing step."""
-        task = make_task(tmp_path, dockerfile="FROM fcv/busybox:latest\nWORKDIR /app\n"
-                                              "RUN echo ok\nRUN exit 7\nRUN echo never\n")
-        images_before = {i["Id"] for i in engine.api.images(all=True)}
+        token = uuid.uuid4().hex
+        task = make_task(tmp_path, dockerfile=f"FROM fcv/busybox:latest\nRUN echo {token}\n"
+                                              "WORKDIR /app\nRUN exit 7\nRUN echo never\n")
         code, doc, _ = run_json(capsys, "run", str(task), "--agent", "oracle")
         # The steps that succeeded leave no unlabelled intermediate images behind.
-        assert {i["Id"] for i in engine.api.images(all=True)} == images_before
+        assert built_from(engine, token) == []
         assert code == EXIT_ERROR and doc["verdict"] == "error"
         assert "environment/Dockerfile: build failed at line 4 `RUN exit 7`" in doc["error"]
         assert "non-zero code: 7" in doc["error"]
@@ -371,16 +388,16 @@ class TestReviewFindings:
                                                 capsys: pytest.CaptureFixture[str]) -> None:
         """A build past [environment].build_timeout_sec is an error naming the timeout, and
         the finished steps' images are removed."""
+        token = uuid.uuid4().hex
         task = make_task(tmp_path, toml="[environment]\nbuild_timeout_sec = 2\n",
-                         dockerfile="FROM fcv/busybox:latest\nWORKDIR /app\nRUN echo a\n"
-                                    "RUN sleep 8\n")
-        images_before = {i["Id"] for i in engine.api.images(all=True)}
+                         dockerfile=f"FROM fcv/busybox:latest\nRUN echo {token}\n"
+                                    "WORKDIR /app\nRUN sleep 8\n")
         code, doc, _ = run_json(capsys, "run", str(task), "--agent", "none")
         assert (code, doc["verdict"]) == (EXIT_ERROR, "error")
         assert "timed out" in doc["error"] and "build_timeout_sec" in doc["error"]
-        assert {i["Id"] for i in engine.api.images(all=True)} <= images_before
+        assert built_from(engine, token) == []
         time.sleep(8)  # the cancelled step cannot come back and commit an image later
-        assert {i["Id"] for i in engine.api.images(all=True)} <= images_before
+        assert built_from(engine, token) == []
 
     def test_agent_cannot_stop_its_container(self, engine: Engine, tmp_path: Path,
                                              capsys: pytest.CaptureFixture[str]) -> None:
