@@ -20,8 +20,9 @@ import json
 import os
 import secrets
 import tarfile
+import time
 import zlib
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any, BinaryIO
 
 import attrs
@@ -101,6 +102,45 @@ def find_volume(engine: Engine, ref: str) -> str:
     raise UsageError(f"{ref}: no kept trial (fcv run --keep) or volume of that name")
 
 
+#: ``progress(done, total)``: bytes of file data streamed so far, of the manifest's total.
+Progress = Callable[[int, int], None]
+
+
+#: Seconds between two progress calls while a snapshot file streams.
+PROGRESS_EVERY_S = 2.0
+
+
+class _Meter:
+    """Counts streamed bytes and calls ``progress`` at most every :data:`PROGRESS_EVERY_S`
+    seconds, and once at the end (:meth:`done`) if it was called at all before: a quick
+    transfer prints nothing."""
+
+    def __init__(self, progress: Progress | None, total: int,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self._progress, self._total, self._clock = progress, total, clock
+        self._every = PROGRESS_EVERY_S
+        self._done = 0
+        self._next = clock() + self._every
+        self._reported = False
+
+    def add(self, n: int) -> None:
+        self._done += n
+        if self._progress is not None and self._clock() >= self._next:
+            self._progress(self._done, self._total)
+            self._reported = True
+            self._next = self._clock() + self._every
+
+    def done(self) -> None:
+        if self._progress is not None and self._reported:
+            self._progress(self._done, self._total)
+
+
+def progress_line(verb: str, done: int, total: int) -> str:
+    """``"exporting: 37% (198 of 536 MiB)"``."""
+    pct = 100 * done // total if total else 100
+    return f"{verb}: {pct}% ({done >> 20} of {total >> 20} MiB)"
+
+
 def _file_member(name: str, data: bytes) -> bytes:
     info = tarfile.TarInfo(name)
     info.size, info.mode = len(data), 0o644
@@ -108,10 +148,12 @@ def _file_member(name: str, data: bytes) -> bytes:
 
 
 def export_volume(engine: Engine, volume: str, out_path: str, *, trial_id: str,
-                  result: Mapping[str, Any] | None = None) -> M.Manifest:
+                  result: Mapping[str, Any] | None = None,
+                  progress: Progress | None = None) -> M.Manifest:
     """Write ``volume`` to ``out_path`` as a snapshot file; return its manifest.
 
-    The file appears only when complete (written beside it, then renamed).
+    The file appears only when complete (written beside it, then renamed). ``progress`` is
+    called every few seconds while the data streams (see :data:`Progress`).
 
     Raises:
         EngineError: the engine refused a step.
@@ -126,8 +168,10 @@ def export_volume(engine: Engine, volume: str, out_path: str, *, trial_id: str,
             gz.write(_file_member(MANIFEST_MEMBER, doc))
             if result is not None:
                 gz.write(_file_member(RESULT_MEMBER, json.dumps(result, indent=2).encode()))
+            meter = _Meter(progress, manifest.bytes)
             with M.volume_archive(engine, volume, trial_id=trial_id) as stream:
-                _copy_members(stream.as_file(), gz, manifest)
+                _copy_members(stream.as_file(), gz, manifest, meter)
+            meter.done()
             gz.write(tarstream.END)
         os.replace(tmp, out_path)
     finally:
@@ -136,7 +180,8 @@ def export_volume(engine: Engine, volume: str, out_path: str, *, trial_id: str,
     return manifest
 
 
-def _copy_members(raw: tarstream.Readable, out: tarstream.Writable, manifest: M.Manifest) -> None:
+def _copy_members(raw: tarstream.Readable, out: tarstream.Writable, manifest: M.Manifest,
+                  meter: _Meter | None = None) -> None:
     seen: list[M.Entry] = []
     for member in tarstream.TarReader(raw):
         info = member.info
@@ -156,6 +201,8 @@ def _copy_members(raw: tarstream.Readable, out: tarstream.Writable, manifest: M.
         for piece in member.views():
             h.update(piece)
             out.write(piece)
+            if meter is not None:
+                meter.add(len(piece))
         out.write(tarstream.padding(info.size))
         entry = M.entry_for(info, path, sha256=h.hexdigest() if is_file else None,
                             target=target)
@@ -329,8 +376,8 @@ def read_header(source: str, reader: Iterator[tarstream.Member],
 
 
 def validated_stream(source: str, raw: tarstream.Readable, *, limits: ImportLimits,
-                     root: str = _IMPORT_ROOT) -> tuple[M.Manifest, Mapping[str, Any] | None,
-                                                        Iterator[bytes]]:
+                     root: str = _IMPORT_ROOT, progress: Progress | None = None
+                     ) -> tuple[M.Manifest, Mapping[str, Any] | None, Iterator[bytes]]:
     """Parse a snapshot file's header, then return a generator of the workspace re-written
     as a tar whose top member is ``root``; it raises :class:`ArchiveRefused` at the first
     member that fails validation (before passing that member on, or, for content that does
@@ -344,6 +391,7 @@ def validated_stream(source: str, raw: tarstream.Readable, *, limits: ImportLimi
 
     def generate() -> Iterator[bytes]:
         validator = _Validator(source, manifest, limits)
+        meter = _Meter(progress, manifest.bytes)
         member = first
         try:
             while member is not None:
@@ -358,11 +406,13 @@ def validated_stream(source: str, raw: tarstream.Readable, *, limits: ImportLimi
                     h = hashlib.sha256()
                     for chunk in member.chunks():
                         h.update(chunk)
+                        meter.add(len(chunk))
                         yield chunk
                     yield tarstream.padding(info.size)
                     validator.after_data(name, path, h.hexdigest())
                 member = next(reader, None)
             validator.finish()
+            meter.done()
         except tarstream.TarFormatError as e:
             raise ArchiveRefused(source, None, f"not a valid archive: {e}") from None
         except (EOFError, OSError, zlib.error) as e:
@@ -391,8 +441,9 @@ def verify_file(source: str, *, limits: ImportLimits = DEFAULT_LIMITS) -> M.Mani
 
 def import_file(engine: Engine, source: str, *, trial_id: str,
                 limits: ImportLimits = DEFAULT_LIMITS,
-                image: str = M.STREAM_IMAGE) -> Imported:
-    """Load a snapshot file into a new volume labelled for ``trial_id`` (role ``snapshot``).
+                image: str = M.STREAM_IMAGE, progress: Progress | None = None) -> Imported:
+    """Load a snapshot file into a new volume labelled for ``trial_id`` (role ``snapshot``);
+    ``progress`` is called every few seconds while the data streams (see :data:`Progress`).
 
     Nothing is extracted on this machine: validated members stream through the Engine
     archive API into a container that is created but never started. On any failure the
@@ -406,7 +457,8 @@ def import_file(engine: Engine, source: str, *, trial_id: str,
     with _open(source) as f:
         try:
             gz = gzip.GzipFile(fileobj=f, mode="rb")
-            manifest, result, stream = validated_stream(source, gz, limits=limits)
+            manifest, result, stream = validated_stream(source, gz, limits=limits,
+                                                        progress=progress)
         except (EOFError, OSError, zlib.error) as e:
             raise ArchiveRefused(source, None, f"corrupt compressed data: {e}") from None
         name = f"{L.resource_name(trial_id, 'snapshot')}-import-{secrets.token_hex(3)}"

@@ -228,3 +228,38 @@ class TestTampered:
 def _renamed(info: tarfile.TarInfo, name: str) -> tarfile.TarInfo:
     info.name = name
     return info
+
+
+def test_export_and_import_report_progress(engine: Engine, tmp_path: Path,
+                                           capsys: pytest.CaptureFixture[str],
+                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    """`snapshot export` and `snapshot import` report how much of the data has streamed
+    (every PROGRESS_EVERY_S; here every piece), ending at 100% of the manifest's bytes."""
+    monkeypatch.setattr(SF, "PROGRESS_EVERY_S", 0.0)
+    trial_id = L.new_trial_id()
+    volume = engine.create_volume(L.resource_name(trial_id, "snapshot"),
+                                  labels=L.trial_labels(trial_id, "snapshot"))
+    out = tmp_path / "snap.tar.gz"
+    imported: dict[str, str] = {}
+    try:
+        c = engine.create_container("fcv/busybox:latest", ["true"], entrypoint=[],
+                                    name=L.resource_name(trial_id, "probe"),
+                                    labels=L.trial_labels(trial_id, "probe"),
+                                    host_config=Hardening().host_config(),
+                                    mounts=[VolumeMount(volume=volume, target="/w")])
+        try:
+            engine.put_archive(c, "/w", archive.file_tar("big.bin", b"z" * (3 << 20)))
+        finally:
+            engine.remove_container(c)
+        assert main(["snapshot", "export", volume, "-o", str(out)]) == EXIT_PASS
+        err = capsys.readouterr().err
+        assert "exporting: 100% (3 of 3 MiB)" in err, err
+        code = main(["snapshot", "import", str(out), "--json"])
+        captured = capsys.readouterr()
+        imported = json.loads(captured.out) if captured.out.strip() else {}
+        assert code == EXIT_PASS, captured.err
+        assert "importing: 100% (3 of 3 MiB)" in captured.err, captured.err
+    finally:
+        engine.remove_labelled(trial_id)
+        if imported:
+            engine.remove_labelled(imported["trial_id"])

@@ -302,3 +302,45 @@ class TestImportValidation:
         with tarfile.open(fileobj=io.BytesIO(raw)) as t:
             [m] = t.getmembers()
             assert m.name == info.name and t.extractfile(m).read() == b"abc"  # type: ignore[union-attr]
+
+
+class TestProgress:
+    def test_meter_throttles_and_finishes(self) -> None:
+        """Progress is reported at most every PROGRESS_EVERY_S, then once at the end; a
+        transfer quicker than that reports nothing."""
+        now = [0.0]
+        calls: list[tuple[int, int]] = []
+        meter = SF._Meter(lambda d, t: calls.append((d, t)), 100, clock=lambda: now[0])
+        meter.add(10)          # t=0: too early
+        now[0] = 2.5
+        meter.add(10)          # reported
+        meter.add(10)          # too soon after
+        now[0] = 5.0
+        meter.add(70)          # reported
+        meter.done()
+        assert calls == [(20, 100), (100, 100), (100, 100)]
+        quiet: list[tuple[int, int]] = []
+        fast = SF._Meter(lambda d, t: quiet.append((d, t)), 5, clock=lambda: 0.0)
+        fast.add(5)
+        fast.done()
+        assert quiet == []
+
+    def test_line(self) -> None:
+        assert SF.progress_line("exporting", 198 << 20, 536 << 20) == \
+            "exporting: 36% (198 of 536 MiB)"
+        assert SF.progress_line("importing", 0, 0) == "importing: 100% (0 of 0 MiB)"
+
+    def test_import_stream_reports_every_byte(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        """Wired into the import stream: the counts add up to the manifest's bytes."""
+        monkeypatch.setattr(SF, "PROGRESS_EVERY_S", 0.0)
+        members = [directory("workspace"), regular("workspace/a", b"x" * 3000),
+                   regular("workspace/b", b"y" * 5)]
+        data = gzip.decompress(snapshot_file(members))
+        calls: list[tuple[int, int]] = []
+        manifest, _, stream = SF.validated_stream("f", io.BytesIO(data),
+                                                  limits=SF.DEFAULT_LIMITS,
+                                                  progress=lambda d, t: calls.append((d, t)))
+        for _ in stream:
+            pass
+        assert calls and calls[-1] == (3005, 3005) == (manifest.bytes, manifest.bytes)
+        assert [d for d, _ in calls] == sorted(d for d, _ in calls)

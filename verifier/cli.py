@@ -533,8 +533,10 @@ def _snapshot(args: argparse.Namespace) -> int:
                             "(workspace.carry); snapshot files hold the workspace only, so a "
                             "regrade of this file does not see them")
                 _status(f"exporting volume {volume} to {args.output}")
-                m = SF.export_volume(engine, volume, args.output, trial_id=trial_id,
-                                     result=result)
+                m = SF.export_volume(
+                    engine, volume, args.output, trial_id=trial_id, result=result,
+                    progress=lambda done, total: _status(SF.progress_line("exporting", done,
+                                                                          total)))
                 _status(f"wrote {args.output}: {m.files} entries, {m.bytes} bytes, "
                         f"{m.root_digest}")
                 if args.json:
@@ -542,7 +544,10 @@ def _snapshot(args: argparse.Namespace) -> int:
                                       "volume": volume, **m.summary()}, indent=2))
                 return EXIT_PASS
             assert limits is not None
-            imported = SF.import_file(engine, args.file, trial_id=trial_id, limits=limits)
+            imported = SF.import_file(
+                engine, args.file, trial_id=trial_id, limits=limits,
+                progress=lambda done, total: _status(SF.progress_line("importing", done,
+                                                                      total)))
             keep_id = trial_id
             trial_id = ""  # the imported volume stays: it is what was asked for
             _status(f"imported {args.file} into volume {imported.volume} (fcv.trial={keep_id}; "

@@ -78,7 +78,10 @@ def regrade(engine: Engine, source: str, task: Task, *, old: Mapping[str, Any] |
     try:
         with T.signals_as_interrupts():
             progress(f"regrade {trial_id}: importing {source}")
-            imported = SF.import_file(engine, source, trial_id=trial_id, limits=limits)
+            imported = SF.import_file(
+                engine, source, trial_id=trial_id, limits=limits,
+                progress=lambda done, total: progress(SF.progress_line("importing", done,
+                                                                       total)))
             before = imported.manifest
             old = old if old is not None else imported.result
             try:
