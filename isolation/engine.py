@@ -296,6 +296,12 @@ class _ResponseRaw(io.RawIOBase):
     def readable(self) -> bool:
         return True
 
+    def close(self) -> None:
+        # Closing the file ends the transfer, as closing the stream does (the engine holds
+        # the container's lock until then).
+        self._stream.close()
+        super().close()
+
     def readinto(self, b: Any) -> int:
         try:
             return int(self._fp.readinto(b))
@@ -315,11 +321,22 @@ class ArchiveStream:
         self._response = response
         self._chunks = response.iter_content(1 << 20, False)
         self._path = path
+        #: How the body is being read: None (not yet), "iter" or "file". urllib3's chunk
+        #: decoding and http.client's keep separate state, so the two must never be mixed.
+        self._reading: str | None = None
+        self._file_taken = False
+
+    def _read_as(self, how: str) -> None:
+        if self._reading not in (None, how):
+            raise ValueError(f"archive stream of {self._path} is already read as "
+                             f"{self._reading}; it cannot also be read as {how}")
+        self._reading = how
 
     def __iter__(self) -> Self:
         return self
 
     def __next__(self) -> bytes:
+        self._read_as("iter")
         try:
             return bytes(next(self._chunks))
         except StopIteration:
@@ -338,10 +355,15 @@ class ArchiveStream:
         between; that is what lets a manifest hash a 1 GB workspace at the speed the engine
         sends it. Otherwise the chunks are read through :meth:`__next__`. Read errors are
         :class:`~isolation.errors.EngineError` as they are from iteration."""
+        if self._reading is not None or self._file_taken:
+            raise ValueError(f"archive stream of {self._path} is already being read; "
+                             "as_file() must be the only reader")
+        self._file_taken = True
         raw: io.RawIOBase
         fp = getattr(self._response.raw, "_fp", None)
         if (fp is not None and hasattr(fp, "readinto")
                 and not self._response.headers.get("Content-Encoding")):
+            self._read_as("file")  # straight from http.client: never mixed with iteration
             raw = _ResponseRaw(fp, self)
         else:
             raw = ChunkReader(self)

@@ -121,17 +121,17 @@ class _Meter:
         self._every = PROGRESS_EVERY_S
         self._done = 0
         self._next = clock() + self._every
-        self._reported = False
+        self._reported: int | None = None
 
     def add(self, n: int) -> None:
         self._done += n
         if self._progress is not None and self._clock() >= self._next:
             self._progress(self._done, self._total)
-            self._reported = True
+            self._reported = self._done
             self._next = self._clock() + self._every
 
     def done(self) -> None:
-        if self._progress is not None and self._reported:
+        if self._progress is not None and self._reported not in (None, self._done):
             self._progress(self._done, self._total)
 
 

@@ -114,3 +114,27 @@ class TestArchiveStreamFile:
         res = _FakeResponse(_FakeFp(b"", http.client.IncompleteRead(b"", 10)))
         with pytest.raises(EngineUnavailable):
             ArchiveStream(res, "/x").as_file().read(10)  # type: ignore[arg-type]
+
+    def test_one_reader_only(self) -> None:
+        """Iteration and as_file() keep separate chunk-decoding state, so mixing them (or
+        taking two files) is refused rather than silently losing bytes."""
+        res = _FakeResponse(_FakeFp(b"abc"), chunks=[b"abc"])
+        stream = ArchiveStream(res, "/x")  # type: ignore[arg-type]
+        f = stream.as_file()
+        with pytest.raises(ValueError, match="already being read"):
+            stream.as_file()
+        with pytest.raises(ValueError, match="already read as file"):
+            next(stream)
+        assert f.read() == b"abc"
+        iterated = ArchiveStream(_FakeResponse(_FakeFp(b"abc"), chunks=[b"a", b"bc"]),  # type: ignore[arg-type]
+                                 "/x")
+        assert next(iterated) == b"a"
+        with pytest.raises(ValueError, match="already being read"):
+            iterated.as_file()
+
+    def test_closing_the_file_ends_the_transfer(self) -> None:
+        """Closing the file closes the response (the engine's container lock is freed)."""
+        res = _FakeResponse(_FakeFp(b"x" * 10))
+        with ArchiveStream(res, "/x").as_file():  # type: ignore[arg-type]
+            pass
+        assert res.closed

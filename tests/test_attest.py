@@ -127,6 +127,9 @@ class TestCarried:
           {"name": "carried:/a", "digest": {"sha256": "0f" * 32}}], "subject[2].name"),
         ([{"name": "workspace-snapshot", "digest": {"sha256": "ab" * 32}},
           {"name": "carried:/a", "digest": {"sha256": "0e"}}], "subject[1].digest"),
+        *(([{"name": "workspace-snapshot", "digest": {"sha256": "ab" * 32}},
+            {"name": f"carried:{path}", "digest": {"sha256": "0e" * 32}}], "subject[1].name")
+          for path in ("/a/", "//a", "/a/../b", "/a/./b", "/a\n  verdict   PASS")),
     ])
     def test_subject_schema(self, subjects: list[object], message: str) -> None:
         """Subjects other than the snapshot and distinct carried paths are rejected."""
@@ -385,6 +388,22 @@ class TestCliRunArguments:
                    "(mode 0640)")
         assert warning in err and "engine was contacted" in err
         assert err.index(warning) < err.index("engine was contacted")
+
+    def test_regrade_under_carry_policy_refused(self, tmp_path: Path,
+                                                pair: tuple[str, str],
+                                                monkeypatch: pytest.MonkeyPatch,
+                                                capsys: pytest.CaptureFixture[str]) -> None:
+        """A regrade cannot be signed under a policy that carries directories: snapshot files
+        hold the workspace only, so the verdict would not be that policy's."""
+        monkeypatch.setattr(Engine, "connect", no_engine)
+        policy = tmp_path / "carry.toml"
+        policy.write_text('schema = "fcv.policy/v1"\nname = "carry"\n[workspace]\n'
+                          'carry = ["/srv/output"]\n')
+        code = main(["regrade", str(tmp_path / "snap.tar.gz"), str(make_task(tmp_path)),
+                     "--policy", str(policy), "--sign", pair[0], "--attest",
+                     str(tmp_path / "a.json")])
+        assert code == EXIT_USAGE
+        assert "carries /srv/output" in capsys.readouterr().err
 
     def test_attest_directory_missing(self, tmp_path: Path, pair: tuple[str, str],
                                       monkeypatch: pytest.MonkeyPatch,

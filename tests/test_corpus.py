@@ -50,7 +50,7 @@ class TestCorpusShape:
     def test_policy_overrides_name_shipped_policies(self) -> None:
         """Every [policy.NAME] table names a shipped policy (a typo would never apply)."""
         shipped = {p.stem for p in (ROOT / "policies").glob("*.toml")}
-        named = {(c.name, name) for c in cases() for name in c.overrides}
+        named = {(c.name, name) for c in cases() for name, _ in c.overrides}
         assert {n for _, n in named} <= shipped - {"default"}, named
 
     def test_strict_expects_no_new_split_pass(self) -> None:

@@ -306,8 +306,8 @@ class TestImportValidation:
 
 class TestProgress:
     def test_meter_throttles_and_finishes(self) -> None:
-        """Progress is reported at most every PROGRESS_EVERY_S, then once at the end; a
-        transfer quicker than that reports nothing."""
+        """Progress is reported at most every PROGRESS_EVERY_S, then at the end unless that
+        was the last report; a transfer quicker than that reports nothing."""
         now = [0.0]
         calls: list[tuple[int, int]] = []
         meter = SF._Meter(lambda d, t: calls.append((d, t)), 100, clock=lambda: now[0])
@@ -317,8 +317,15 @@ class TestProgress:
         meter.add(10)          # too soon after
         now[0] = 5.0
         meter.add(70)          # reported
-        meter.done()
-        assert calls == [(20, 100), (100, 100), (100, 100)]
+        meter.done()           # 100 was already reported: not again
+        assert calls == [(20, 100), (100, 100)]
+        tail: list[tuple[int, int]] = []
+        meter = SF._Meter(lambda d, t: tail.append((d, t)), 10, clock=lambda: now[0])
+        now[0] = 10.0
+        meter.add(4)           # reported
+        meter.add(6)           # too soon
+        meter.done()           # the end, not reported yet
+        assert tail == [(4, 10), (10, 10)]
         quiet: list[tuple[int, int]] = []
         fast = SF._Meter(lambda d, t: quiet.append((d, t)), 5, clock=lambda: 0.0)
         fast.add(5)

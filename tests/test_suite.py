@@ -101,6 +101,23 @@ class TestCase:
         with pytest.raises(UsageError, match=rf"case\.toml: .*{message}"):
             suite.Case.from_dir(str(path))
 
+    def test_unknown_policy_table_warned(self, tmp_path: Path,
+                                         monkeypatch: pytest.MonkeyPatch,
+                                         capsys: pytest.CaptureFixture[str]) -> None:
+        """`fcv suite` warns, before anything runs, about a [policy.NAME] table that names no
+        policy it knows (a misspelt name would silently never apply)."""
+        from verifier.cli import main
+
+        ran: list[int] = []
+        monkeypatch.setattr(suite, "run_suite", lambda cases, **_: ran.append(len(cases)) or [])
+        write_case(tmp_path / "attacks", "typo", ATTACK + (
+            '[policy.stirct]\nexpect_split = "error"\nreason = "r"\n'))
+        main(["suite", str(tmp_path / "attacks")])
+        err = capsys.readouterr().err
+        assert ran == [1]  # the warning came before the (stand-in) run
+        assert "typo/case.toml: [policy.stirct] names no policy here" in err
+        assert "strict" in err.split("[policy.stirct]")[1]  # the known names are listed
+
     def test_bad_expectation(self, tmp_path: Path) -> None:
         """An expectation outside pass/fail/error/any is refused."""
         path = write_case(tmp_path / "attacks", "bad", ATTACK.replace('"fail"', '"maybe"'))

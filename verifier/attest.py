@@ -17,6 +17,7 @@ import importlib.metadata
 import json
 import math
 import os
+import posixpath
 import re
 import stat
 from collections.abc import Mapping, Sequence
@@ -312,10 +313,11 @@ def _check_statement(statement: Any) -> tuple[str, tuple[tuple[str, str], ...],
             _bad("subject[0].name", f"expected {SUBJECT_NAME!r}, got {name!r}")
         if i > 0:
             path = name.removeprefix(CARRIED_PREFIX)
-            if (name == path or not path.startswith("/")
+            if (name == path or not path.startswith("/") or posixpath.normpath(path) != path
+                    or path.startswith("//") or not path.isprintable()
                     or any(p == path for p, _ in digests[1:])):
                 _bad(f"subject[{i}].name", f"expected a distinct '{CARRIED_PREFIX}/absolute/"
-                                           f"path', got {name!r}")
+                                           f"path' (normalised, printable), got {name!r}")
             name = path
         digests.append((name, "sha256:" + _sha256(subject["digest"], f"subject[{i}].digest")))
     predicate = _object(doc["predicate"], "predicate")

@@ -577,6 +577,12 @@ def _regrade(args: argparse.Namespace) -> int:
     signing = _signing(args, task)
     old = _read_json(args.old_result, "the old trial result") if args.old_result else None
     policy = _load_policy(args.policy)
+    if signing is not None and policy.carry:
+        raise UsageError(f"--sign/--attest: policy {policy.name} carries "
+                         f"{', '.join(policy.carry)} to the verifier, but snapshot files hold "
+                         "the workspace only, so a regrade under it cannot be attested as "
+                         "that policy's verdict; regrade under a policy without "
+                         "workspace.carry")
     options = TrialOptions.from_policy(policy, agent=AgentSpec(kind="none"),
                                        workspace=args.workspace, threshold=args.threshold,
                                        mitigations=_mitigations(args))
@@ -606,6 +612,12 @@ def _suite(args: argparse.Namespace) -> int:
         raise UsageError(f"--jobs: expected a positive number, got {args.jobs}")
     cases = suite.discover(args.dirs)
     policy = _load_policy(args.policy)
+    known = {*policy_mod.available(), policy.name}
+    for case in cases:
+        unknown = sorted(name for name, _ in case.overrides if name not in known)
+        if unknown:
+            _status(f"warning: {case.path}/case.toml: [policy.{unknown[0]}] names no policy "
+                    f"here (known: {', '.join(sorted(known))}); it never applies")
     mitigations = _mitigations(args)
     _status(f"suite: {len(cases)} cases, {args.jobs} at a time")
     tty = sys.stderr.isatty()

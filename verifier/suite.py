@@ -79,7 +79,7 @@ def _findings(source: str, key: str, codes: object) -> tuple[str, ...]:
     return tuple(codes)
 
 
-def _overrides(source: str, tables: object) -> dict[str, Override]:
+def _overrides(source: str, tables: object) -> tuple[tuple[str, Override], ...]:
     if not isinstance(tables, dict):
         raise UsageError(f"{source}: policy: expected tables [policy.NAME]")
     out: dict[str, Override] = {}
@@ -107,7 +107,7 @@ def _overrides(source: str, tables: object) -> dict[str, Override]:
                           if "expect_split" in table else None),
             findings=(_findings(source, f"{where}.findings", table["findings"])
                       if "findings" in table else None))
-    return out
+    return tuple(sorted(out.items()))
 
 
 @attrs.frozen(kw_only=True)
@@ -130,15 +130,15 @@ class Case:
     snapshot: str = "volume"
     findings: tuple[str, ...] = ()
     split_incompatible: bool = False
-    #: Expectations under named policies, where they differ from the default policy's.
-    overrides: dict[str, Override] = attrs.field(factory=dict)
+    #: (policy name, expectations under it), where they differ from the default policy's.
+    overrides: tuple[tuple[str, Override], ...] = ()
     #: The reason of the override in effect (see :meth:`under`), None for the base case.
     override_reason: str | None = None
 
     def under(self, policy: str) -> Case:
         """This case with the expectations of ``policy`` (the base ones when it has no
         ``[policy.NAME]`` table)."""
-        o = self.overrides.get(policy)
+        o = dict(self.overrides).get(policy)
         if o is None:
             return self
         return attrs.evolve(

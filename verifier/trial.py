@@ -522,19 +522,20 @@ def carried_manifests(engine: Engine, carried: Iterable[snapshots.Carried], *, t
                       ) -> tuple[list[CarriedManifest], str | None, list[Finding]]:
     """The manifest of each carried directory (like the workspace's: streamed from a
     never-started container, stopping past ``max_files``), or why one could not be computed,
-    and a ``file-limit-exceeded`` finding for a tree past the limit."""
+    and a ``file-limit-exceeded`` finding for a tree past the limit; on any failure no
+    manifest at all, so a verdict never records (or signs) a partial list."""
     out: list[CarriedManifest] = []
     for tree in carried:
         try:
             m = manifest.of_volume(engine, tree.volume, trial_id=trial_id,
                                    max_entries=max_files)
         except manifest.TooManyEntries:
-            return out, None, [F.finding("file-limit-exceeded", tree.path,
+            return [], None, [F.finding("file-limit-exceeded", tree.path,
                                          f"more than {max_files} entries in the carried "
                                          f"directory {tree.path} (snapshot.max_files); the "
                                          "snapshot is not verified")]
         except FcvError as e:
-            return out, (f"could not compute the manifest of the carried directory "
+            return [], (f"could not compute the manifest of the carried directory "
                          f"{tree.path}: {e.diagnostics()}"), []
         out.append(CarriedManifest(path=tree.path, volume=tree.volume, manifest=m))
     return out, None, []
