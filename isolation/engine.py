@@ -324,19 +324,18 @@ class ArchiveStream:
         #: How the body is being read: None (not yet), "iter" or "file". urllib3's chunk
         #: decoding and http.client's keep separate state, so the two must never be mixed.
         self._reading: str | None = None
-        self._file_taken = False
-
-    def _read_as(self, how: str) -> None:
-        if self._reading not in (None, how):
-            raise ValueError(f"archive stream of {self._path} is already read as "
-                             f"{self._reading}; it cannot also be read as {how}")
-        self._reading = how
 
     def __iter__(self) -> Self:
         return self
 
     def __next__(self) -> bytes:
-        self._read_as("iter")
+        if self._reading == "file":
+            raise ValueError(f"archive stream of {self._path} is already read as file; it "
+                             "cannot also be read as iter")
+        self._reading = "iter"
+        return self._next_chunk()
+
+    def _next_chunk(self) -> bytes:
         try:
             return bytes(next(self._chunks))
         except StopIteration:
@@ -353,20 +352,20 @@ class ArchiveStream:
         ``identity``), ``readinto`` goes straight to the HTTP response's chunked decoding
         (:mod:`http.client`), so a large read lands in the caller's buffer with no copy in
         between; that is what lets a manifest hash a 1 GB workspace at the speed the engine
-        sends it. Otherwise the chunks are read through :meth:`__next__`. Read errors are
-        :class:`~isolation.errors.EngineError` as they are from iteration."""
-        if self._reading is not None or self._file_taken:
+        sends it. Otherwise the chunks are read as iteration reads them. Read errors are
+        :class:`~isolation.errors.EngineError` as they are from iteration. The file must be
+        the stream's only reader."""
+        if self._reading is not None:
             raise ValueError(f"archive stream of {self._path} is already being read; "
                              "as_file() must be the only reader")
-        self._file_taken = True
+        self._reading = "file"
         raw: io.RawIOBase
         fp = getattr(self._response.raw, "_fp", None)
         if (fp is not None and hasattr(fp, "readinto")
                 and not self._response.headers.get("Content-Encoding")):
-            self._read_as("file")  # straight from http.client: never mixed with iteration
             raw = _ResponseRaw(fp, self)
         else:
-            raw = ChunkReader(self)
+            raw = ChunkReader(iter(self._next_chunk, None))
         return io.BufferedReader(raw, buffer_size=buffer_size)
 
     def close(self) -> None:

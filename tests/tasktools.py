@@ -6,6 +6,11 @@ import os
 import textwrap
 from pathlib import Path
 
+from isolation import archive
+from isolation import labels as L
+from isolation.engine import Engine, VolumeMount
+from isolation.hardening import Hardening
+
 BUSYBOX_DOCKERFILE = "FROM fcv/busybox:latest\nWORKDIR /app\n"
 PYTHON_DOCKERFILE = "FROM fcv/python:bookworm\nWORKDIR /app\n"
 
@@ -44,3 +49,18 @@ def write_agent(root: Path, body: str, name: str = "agent.sh") -> Path:
     path.write_text("#!/bin/sh\n" + textwrap.dedent(body))
     path.chmod(0o755)
     return path
+
+
+def put_file(engine: Engine, volume: str, trial_id: str, name: str, data: bytes, *,
+             suffix: str = "") -> None:
+    """Write ``name`` into ``volume`` through a never-started busybox container labelled for
+    ``trial_id`` (``suffix`` keeps its name apart from the trial's own probes)."""
+    c = engine.create_container("fcv/busybox:latest", ["true"], entrypoint=[],
+                                name=L.resource_name(trial_id, "probe") + suffix,
+                                labels=L.trial_labels(trial_id, "probe"),
+                                host_config=Hardening().host_config(),
+                                mounts=[VolumeMount(volume=volume, target="/w")])
+    try:
+        engine.put_archive(c, "/w", archive.file_tar(name, data))
+    finally:
+        engine.remove_container(c)

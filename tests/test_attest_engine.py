@@ -8,6 +8,7 @@ import base64
 import gzip
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -21,24 +22,32 @@ pytestmark = pytest.mark.engine
 TASK = Path(__file__).resolve().parent.parent / "examples" / "tasks" / "word-count-sh"
 
 
+def kept_snapshot(capsys: pytest.CaptureFixture[str], tmp_path: Path,
+                  *run_args: str) -> tuple[dict[str, Any], Path]:
+    """`fcv run --keep` of the oracle on TASK (passing), its snapshot exported to a file, the
+    trial removed: (the trial document, the snapshot file)."""
+    code = main(["run", str(TASK), "--agent", "oracle", "--keep", "--json", *run_args])
+    out, err = capsys.readouterr()
+    assert code == EXIT_PASS, err
+    result = json.loads(out)
+    snapshot = tmp_path / "snapshot.tar.gz"
+    try:
+        assert main(["snapshot", "export", result["trial_id"], "-o", str(snapshot)]) == \
+            EXIT_PASS
+    finally:
+        assert main(["gc", "--trial", result["trial_id"], "--all"]) == EXIT_PASS
+    capsys.readouterr()
+    return result, snapshot
+
+
 def test_run_sign_export_verify_and_tamper(engine: Engine, tmp_path: Path,
                                            capsys: pytest.CaptureFixture[str]) -> None:
     """A signed split verdict verifies against its exported snapshot; an altered payload, and
     an altered snapshot file, are each rejected with a non-zero exit naming what failed."""
     assert main(["keygen", str(tmp_path / "signer")]) == EXIT_PASS
     envelope = tmp_path / "verdict.intoto.json"
-    code = main(["run", str(TASK), "--agent", "oracle", "--keep", "--json",
-                 "--sign", str(tmp_path / "signer.key"), "--attest", str(envelope)])
-    out, err = capsys.readouterr()
-    assert code == EXIT_PASS, err
-    result = json.loads(out)
-    trial_id = result["trial_id"]
-    snapshot = tmp_path / "snapshot.tar.gz"
-    try:
-        assert main(["snapshot", "export", trial_id, "-o", str(snapshot)]) == EXIT_PASS
-    finally:
-        assert main(["gc", "--trial", trial_id, "--all"]) == EXIT_PASS
-    capsys.readouterr()
+    result, snapshot = kept_snapshot(capsys, tmp_path, "--sign", str(tmp_path / "signer.key"),
+                                     "--attest", str(envelope))
 
     pub = str(tmp_path / "signer.pub")
     assert main(["attest", "verify", str(envelope), "--pubkey", pub, "--snapshot",
@@ -103,16 +112,7 @@ def test_regrade_attests_the_new_verdict(engine: Engine, tmp_path: Path,
     """`regrade --sign --attest` signs the new verdict over the imported snapshot: it
     verifies against the snapshot file it regraded, and records the import."""
     assert main(["keygen", str(tmp_path / "signer")]) == EXIT_PASS
-    code = main(["run", str(TASK), "--agent", "oracle", "--keep", "--json"])
-    out, err = capsys.readouterr()
-    assert code == EXIT_PASS, err
-    trial_id = json.loads(out)["trial_id"]
-    snapshot = tmp_path / "snapshot.tar.gz"
-    try:
-        assert main(["snapshot", "export", trial_id, "-o", str(snapshot)]) == EXIT_PASS
-    finally:
-        assert main(["gc", "--trial", trial_id, "--all"]) == EXIT_PASS
-    capsys.readouterr()
+    _, snapshot = kept_snapshot(capsys, tmp_path)
     envelope = tmp_path / "regrade.intoto.json"
     code = main(["regrade", str(snapshot), str(TASK), "--json", "--sign",
                  str(tmp_path / "signer.key"), "--attest", str(envelope)])

@@ -44,16 +44,14 @@ import pytest
 import requests.exceptions
 import tenacity
 
-from isolation import archive
 from isolation import engine as engine_module
 from isolation import labels as L
 from isolation import manifest as M
-from isolation.engine import Engine, VolumeMount
+from isolation.engine import Engine
 from isolation.errors import EXIT_ERROR, EXIT_PASS, BuildError, EngineError, EngineUnavailable
-from isolation.hardening import Hardening
 from tests.conftest import SESSION_TRIALS, _engine_required
 from tests.faulttools import DaemonUnavailable, FcvProcess, PrivateDaemon
-from tests.tasktools import PASS_IF_DONE, make_task, write_agent
+from tests.tasktools import PASS_IF_DONE, make_task, put_file, write_agent
 from verifier.cli import main
 
 T = TypeVar("T")
@@ -177,13 +175,7 @@ class TestDaemonRestart:
         try:
             volume = eng.create_volume(L.resource_name(trial_id, "snapshot"),
                                        labels=L.trial_labels(trial_id, "snapshot"))
-            c = eng.create_container("fcv/busybox:latest", ["true"], entrypoint=[],
-                                     name=L.resource_name(trial_id, "probe"),
-                                     labels=L.trial_labels(trial_id, "probe"),
-                                     host_config=Hardening().host_config(),
-                                     mounts=[VolumeMount(volume=volume, target="/w")])
-            eng.put_archive(c, "/w", archive.file_tar("big.bin", os.urandom(48 << 20)))
-            eng.remove_container(c)
+            put_file(eng, volume, trial_id, "big.bin", os.urandom(48 << 20))
             with M.volume_archive(eng, volume, trial_id=trial_id) as stream:
                 source = _KillAfter(stream.as_file(), 1 << 20, private_daemon.kill)
                 with pytest.raises(EngineUnavailable, match="lost the Docker Engine while "

@@ -11,14 +11,13 @@ from pathlib import Path
 
 import pytest
 
-from isolation import archive, disk
+from isolation import disk
 from isolation import labels as L
 from isolation import manifest as M
 from isolation import snapshot as snapshots
-from isolation.engine import Engine, VolumeMount
+from isolation.engine import Engine
 from isolation.errors import EXIT_FAIL, EXIT_PASS
-from isolation.hardening import Hardening
-from tests.tasktools import make_task, write_agent
+from tests.tasktools import make_task, put_file, write_agent
 from verifier.cli import main
 from verifier.policy import Policy
 from verifier.task import Task
@@ -203,17 +202,8 @@ class TestCarry:
         verdict `error`, naming the directory and the path (test-only hook)."""
         def tamper(eng: Engine, snap: snapshots.Snapshot) -> None:
             trial_id = snap.volume.split("-")[1]
-            c = eng.create_container("fcv/busybox:latest", ["true"], entrypoint=[],
-                                     name=f"{L.resource_name(trial_id, 'probe')}-tamper",
-                                     labels=L.trial_labels(trial_id, "probe"),
-                                     host_config=Hardening().host_config(),
-                                     mounts=[VolumeMount(volume=L.resource_name(trial_id,
-                                                                                "carry") + "-0",
-                                                         target="/w")])
-            try:
-                eng.put_archive(c, "/w", archive.file_tar("result.txt", b"43\n"))
-            finally:
-                eng.remove_container(c)
+            put_file(eng, L.resource_name(trial_id, "carry") + "-0", trial_id, "result.txt",
+                     b"43\n", suffix="-tamper")
 
         body = "mkdir -p /srv/output && echo 42 > /srv/output/result.txt\n"
         result = self.run(engine, tmp_path, self.carry_policy(tmp_path), body,

@@ -12,14 +12,12 @@ from typing import Any
 
 import pytest
 
-from isolation import archive
 from isolation import labels as L
 from isolation import snapshot as snapshots
 from isolation import snapshot_file as SF
-from isolation.engine import Engine, VolumeMount
+from isolation.engine import Engine
 from isolation.errors import EXIT_PASS, EXIT_USAGE
-from isolation.hardening import Hardening
-from tests.tasktools import make_task, write_agent
+from tests.tasktools import make_task, put_file, write_agent
 from verifier.cli import main
 from verifier.task import Task
 from verifier.trial import AgentSpec, TrialOptions, run_trial
@@ -72,16 +70,8 @@ class TestTrialManifest:
         task = make_task(tmp_path, **PREBUILT)
 
         def tamper(eng: Engine, snap: snapshots.Snapshot) -> None:
-            trial_id = snap.volume.split("-")[1]
-            c = eng.create_container("fcv/busybox:latest", ["true"], entrypoint=[],
-                                     name=f"{L.resource_name(trial_id, 'probe')}-tamper",
-                                     labels=L.trial_labels(trial_id, "probe"),
-                                     host_config=Hardening().host_config(),
-                                     mounts=[VolumeMount(volume=snap.volume, target="/w")])
-            try:
-                eng.put_archive(c, "/w", archive.file_tar("done.txt", b"forged\n"))
-            finally:
-                eng.remove_container(c)
+            put_file(eng, snap.volume, snap.volume.split("-")[1], "done.txt", b"forged\n",
+                     suffix="-tamper")
 
         trial = run_trial(engine, Task.from_dir(str(task)),
                           TrialOptions(agent=AgentSpec(kind="oracle"), snapshot_method=method),
@@ -174,15 +164,7 @@ class TestTampered:
                                       labels=L.trial_labels(trial_id, "snapshot"))
         out = tmp_path_factory.mktemp("snap") / "snap.tar.gz"
         try:
-            c = engine.create_container("fcv/busybox:latest", ["true"], entrypoint=[],
-                                        name=L.resource_name(trial_id, "probe"),
-                                        labels=L.trial_labels(trial_id, "probe"),
-                                        host_config=Hardening().host_config(),
-                                        mounts=[VolumeMount(volume=volume, target="/w")])
-            try:
-                engine.put_archive(c, "/w", archive.file_tar("answer.txt", b"42\n"))
-            finally:
-                engine.remove_container(c)
+            put_file(engine, volume, trial_id, "answer.txt", b"42\n")
             SF.export_volume(engine, volume, str(out), trial_id=trial_id)
         finally:
             engine.remove_labelled(trial_id)
@@ -242,15 +224,7 @@ def test_export_and_import_report_progress(engine: Engine, tmp_path: Path,
     out = tmp_path / "snap.tar.gz"
     imported: dict[str, str] = {}
     try:
-        c = engine.create_container("fcv/busybox:latest", ["true"], entrypoint=[],
-                                    name=L.resource_name(trial_id, "probe"),
-                                    labels=L.trial_labels(trial_id, "probe"),
-                                    host_config=Hardening().host_config(),
-                                    mounts=[VolumeMount(volume=volume, target="/w")])
-        try:
-            engine.put_archive(c, "/w", archive.file_tar("big.bin", b"z" * (3 << 20)))
-        finally:
-            engine.remove_container(c)
+        put_file(engine, volume, trial_id, "big.bin", b"z" * (3 << 20))
         assert main(["snapshot", "export", volume, "-o", str(out)]) == EXIT_PASS
         err = capsys.readouterr().err
         assert "exporting: 100% (3 of 3 MiB)" in err, err

@@ -23,20 +23,8 @@ import sys
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-#: The suite report's schema and the threat classes (threats.md sections), as in
-#: :mod:`verifier.suite`; repeated here so that this pure module imports nothing that talks to
-#: the engine (a test checks they agree).
-SCHEMA = "fcv.suite/v1"
-THREAT_CLASSES: Mapping[str, str] = {
-    "A": "Tampering with tests, graders and results",
-    "B": "pytest and the test process",
-    "C": "Python start-up and packaging",
-    "D": "Toolchain and OS",
-    "E": "Leaks the split does not touch",
-    "F": "Moving state between containers",
-    "G": "Harness level",
-}
-
+from verifier.catalogue import SUITE_SCHEMA as SCHEMA
+from verifier.catalogue import THREAT_CLASSES
 
 #: Short names of the threat catalogue's rows (threats.md), for the table's first column.
 ROWS: Mapping[int, str] = {

@@ -23,24 +23,16 @@ import attrs
 from isolation import labels as L
 from isolation.engine import Engine
 from isolation.errors import FcvError, UsageError
+from verifier.catalogue import SUITE_SCHEMA as SCHEMA
+from verifier.catalogue import THREAT_CLASSES
 from verifier.policy import DEFAULT_POLICY, Policy
 from verifier.task import Task
 from verifier.trial import AgentSpec, TrialOptions, cleanup, run_trial
 from verifier.verdict import VERDICTS, Comparison
 
-SCHEMA = "fcv.suite/v1"
 CASE_FILE = "case.toml"
 KINDS = ("attack", "honest")
 EXPECTATIONS = (*VERDICTS, "any")
-THREAT_CLASSES = {
-    "A": "Tampering with tests, graders and results",
-    "B": "pytest and the test process",
-    "C": "Python start-up and packaging",
-    "D": "Toolchain and OS",
-    "E": "Leaks the split does not touch",
-    "F": "Moving state between containers",
-    "G": "Harness level",
-}
 _KEYS = {"title", "kind", "threat", "row", "reference", "expect_same", "expect_split",
          "residual", "task", "agent", "workspace", "snapshot", "findings",
          "split_incompatible", "policy"}

@@ -475,28 +475,41 @@ def _over_limits(trial_id: str, task: Task, options: TrialOptions, agent: PhaseR
                        task_image=image, findings=marked, policy=options.policy_ref)
 
 
+def _manifest_within_files(engine: Engine, volume: str, *, trial_id: str,
+                           max_files: int | None, path: str, where: str = "",
+                           what: str = "the snapshot manifest"
+                           ) -> tuple[manifest.Manifest | None, str | None, list[Finding]]:
+    """The manifest of one tree (or why it could not be computed), counting no further than
+    ``max_files`` entries (so a hostile snapshot cannot exhaust memory): past that, a
+    ``file-limit-exceeded`` finding at ``path``. ``where``/``what`` name the tree in
+    messages."""
+    try:
+        return manifest.of_volume(engine, volume, trial_id=trial_id,
+                                  max_entries=max_files), None, []
+    except manifest.TooManyEntries:
+        return None, None, [F.finding("file-limit-exceeded", path,
+                                      f"more than {max_files} entries{where} "
+                                      "(snapshot.max_files); the snapshot is not verified")]
+    except FcvError as e:
+        return None, f"could not compute {what}: {e.diagnostics()}", []
+
+
 def snapshot_manifest_within(engine: Engine, box: Sandbox, volume: str, *, trial_id: str,
                              max_files: int | None, max_bytes: int | None
                              ) -> tuple[manifest.Manifest | None, str | None, list[Finding]]:
     """The snapshot's manifest (or why it could not be computed), and the limit findings it
-    shows: more than ``max_files`` entries (counting stops there, so a hostile snapshot
-    cannot exhaust memory), or more than ``max_bytes`` in files plus the writable layer."""
-    try:
-        m = manifest.of_volume(engine, volume, trial_id=trial_id, max_entries=max_files)
-    except manifest.TooManyEntries:
-        return None, None, [F.finding("file-limit-exceeded", box.workdir,
-                                      f"more than {max_files} entries (snapshot.max_files); "
-                                      "the snapshot is not verified")]
-    except FcvError as e:
-        return None, f"could not compute the snapshot manifest: {e.diagnostics()}", []
-    if max_bytes is not None:
+    shows: more than ``max_files`` entries, or more than ``max_bytes`` in files plus the
+    writable layer."""
+    m, error, limit = _manifest_within_files(engine, volume, trial_id=trial_id,
+                                             max_files=max_files, path=box.workdir)
+    if m is not None and max_bytes is not None:
         layer = engine.writable_layer_bytes(box.container_id)
         if m.bytes + layer > max_bytes:
             return m, None, [F.finding(
                 "disk-limit-exceeded", box.workdir,
                 f"{m.bytes + layer} bytes written (workspace files {m.bytes}, writable layer "
                 f"{layer}) > snapshot.max_bytes {max_bytes}; the snapshot is not verified")]
-    return m, None, []
+    return m, error, limit
 
 
 def snapshot_manifest(engine: Engine, volume: str, *,
@@ -526,17 +539,12 @@ def carried_manifests(engine: Engine, carried: Iterable[snapshots.Carried], *, t
     manifest at all, so a verdict never records (or signs) a partial list."""
     out: list[CarriedManifest] = []
     for tree in carried:
-        try:
-            m = manifest.of_volume(engine, tree.volume, trial_id=trial_id,
-                                   max_entries=max_files)
-        except manifest.TooManyEntries:
-            return [], None, [F.finding("file-limit-exceeded", tree.path,
-                                         f"more than {max_files} entries in the carried "
-                                         f"directory {tree.path} (snapshot.max_files); the "
-                                         "snapshot is not verified")]
-        except FcvError as e:
-            return [], (f"could not compute the manifest of the carried directory "
-                         f"{tree.path}: {e.diagnostics()}"), []
+        m, error, limit = _manifest_within_files(
+            engine, tree.volume, trial_id=trial_id, max_files=max_files, path=tree.path,
+            where=f" in the carried directory {tree.path}",
+            what=f"the manifest of the carried directory {tree.path}")
+        if m is None:
+            return [], error, limit
         out.append(CarriedManifest(path=tree.path, volume=tree.volume, manifest=m))
     return out, None, []
 
@@ -559,16 +567,15 @@ def recheck_snapshot(engine: Engine, result: TrialResult, before: manifest.Manif
     unverifiable snapshot never keeps a pass."""
     reason = manifest_error
     if before is not None and reason is None:
-        after, reason = snapshot_manifest(engine, volume, trial_id=trial_id)
-        if after is not None:
-            reason = manifest.check_unchanged(before, after)
-        for tree in carried:
+        trees = [("", volume, before), *((f"carried directory {t.path}: ", t.volume,
+                                          t.manifest) for t in carried)]
+        for label, tree_volume, tree_before in trees:
+            after, reason = snapshot_manifest(engine, tree_volume, trial_id=trial_id)
+            if after is not None:
+                changed = manifest.check_unchanged(tree_before, after)
+                reason = None if changed is None else label + changed
             if reason is not None:
                 break
-            after, reason = snapshot_manifest(engine, tree.volume, trial_id=trial_id)
-            if after is not None:
-                changed = manifest.check_unchanged(tree.manifest, after)
-                reason = changed and f"carried directory {tree.path}: {changed}"
     if reason is None:
         return result
     return attrs.evolve(result, verdict="error", error=reason, reward=None, rewards=None)
